@@ -1,0 +1,569 @@
+"""Memory descriptors: oneDNN's blocking model, validation and transformations.
+
+A descriptor is an immutable value: logical ``dims`` in the primitive's order,
+a data type, and for the ``blocked`` format kind the per-dim ``strides`` (in
+elements, between consecutive outer blocks) plus inner blocks. Every rule here
+follows oneDNN 3.13 (``src/common/memory_desc.cpp``, ``memory_desc_wrapper``),
+section numbers refer to ``spec/memory.md``.
+"""
+import math
+
+from dnnl import _dtypes, _tags
+from dnnl._enums import data_type, format_kind, format_tag
+from dnnl._error import invalid, unimpl
+
+MAX_NDIMS = 12
+RUNTIME = -(2 ** 63)            # DNNL_RUNTIME_DIM_VAL
+RUNTIME_SIZE = 2 ** 63          # DNNL_RUNTIME_SIZE_VAL
+_INT64_MAX = 2 ** 63 - 1
+_SIZE_MAX = 2 ** 64 - 1
+
+
+def _wrap64(v):
+    """``v`` as C's int64 arithmetic leaves it (runtime values wrap)."""
+    return (v + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
+def _ints(values, what):
+    try:
+        return tuple(int(v) for v in values)
+    except (TypeError, ValueError):
+        raise invalid("%s must be a sequence of integers" % what) from None
+
+
+class desc:
+    """A memory descriptor, as ``dnnl::memory::desc``.
+
+    ``desc()`` is the zero descriptor; ``desc(dims, data_type, tag)`` lays out
+    ``dims`` by a format tag (member, C value or name such as ``"nChw16c"``);
+    ``desc(dims, data_type, strides)`` uses explicit strides (``[]`` or
+    ``None``: dense row-major).
+
+    >>> import dnnl
+    >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw8c")
+    >>> md
+    <dnnl.memory.desc f32 2x17x3x4 aBcd8b padded 2x24x3x4>
+    >>> md.get_strides(), md.get_size()
+    ([288, 96, 32, 8], 2304)
+
+    See Also
+    --------
+    dnnl_memory_desc_create_with_tag, dnnl_memory_desc_create_with_strides
+    """
+
+    __slots__ = ("ndims", "dims", "data_type", "padded_dims", "padded_offsets",
+                 "offset0", "format_kind", "strides", "inner_blks", "inner_idxs",
+                 "_hash")
+
+    def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
+        if dims is None or len(dims) == 0:
+            self._set_zero()
+            return
+        dims = _ints(dims, "dims")
+        dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
+        if tag_or_strides is None or isinstance(tag_or_strides, (str, format_tag, int)):
+            made = from_tag(dims, dt, format_tag.undef if tag_or_strides is None
+                            else tag_or_strides)
+        else:
+            strides = _ints(tag_or_strides, "strides")
+            made = from_strides(dims, dt, strides or None)
+        self._copy_from(made)
+
+    # -- construction helpers -------------------------------------------------
+    @classmethod
+    def _make(cls, ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
+              strides=(), inner_blks=(), inner_idxs=()):
+        md = cls.__new__(cls)
+        for name, value in (("ndims", ndims), ("dims", tuple(dims)), ("data_type", dt),
+                            ("padded_dims", tuple(padded_dims)),
+                            ("padded_offsets", tuple(padded_offsets)),
+                            ("offset0", offset0), ("format_kind", kind),
+                            ("strides", tuple(strides)), ("inner_blks", tuple(inner_blks)),
+                            ("inner_idxs", tuple(inner_idxs)), ("_hash", None)):
+            object.__setattr__(md, name, value)
+        return md
+
+    def _copy_from(self, other):
+        for name in desc.__slots__:
+            object.__setattr__(self, name, getattr(other, name))
+
+    def _set_zero(self):
+        self._copy_from(ZERO)
+
+    def _replace(self, **fields):
+        md = desc.__new__(desc)
+        md._copy_from(self)
+        object.__setattr__(md, "_hash", None)
+        for name, value in fields.items():
+            object.__setattr__(md, name, value)
+        return md
+
+    def __setattr__(self, name, value):
+        raise AttributeError("memory descriptors are immutable")
+
+    # -- derived properties ---------------------------------------------------
+    @property
+    def blocks(self):
+        """Per-dim product of the inner blocks (1 where a dim is not blocked)."""
+        b = [1] * self.ndims
+        for blk, idx in zip(self.inner_blks, self.inner_idxs):
+            b[idx] *= blk
+        return tuple(b)
+
+    @property
+    def block_size(self):
+        return math.prod(self.inner_blks)
+
+    @property
+    def nelems(self):
+        """Logical element count (0 for the zero descriptor)."""
+        return math.prod(self.dims) if self.ndims else 0
+
+    def has_runtime_dims_or_strides(self):
+        return RUNTIME in self.dims or RUNTIME in self.strides
+
+    def is_blocked(self):
+        return self.format_kind == format_kind.blocked
+
+    def is_plain(self):
+        """Blocked with no inner blocks: an ordinary strided tensor."""
+        return self.is_blocked() and not self.inner_blks
+
+    # -- the C++ API's getters ------------------------------------------------
+    def get_ndims(self):
+        return self.ndims
+
+    def get_dims(self):
+        return list(self.dims)
+
+    def get_data_type(self):
+        return self.data_type
+
+    def get_format_kind(self):
+        return self.format_kind
+
+    def get_padded_dims(self):
+        return list(self.padded_dims)
+
+    def get_padded_offsets(self):
+        return list(self.padded_offsets)
+
+    def get_submemory_offset(self):
+        return self.offset0
+
+    def _need_blocked(self, what):
+        if not self.is_blocked():
+            raise invalid("%s is defined only for the blocked format kind" % what)
+
+    def get_strides(self):
+        self._need_blocked("strides")
+        return list(self.strides)
+
+    def get_inner_nblks(self):
+        self._need_blocked("inner_nblks")
+        return len(self.inner_blks)
+
+    def get_inner_blks(self):
+        self._need_blocked("inner_blks")
+        return list(self.inner_blks)
+
+    def get_inner_idxs(self):
+        self._need_blocked("inner_idxs")
+        return list(self.inner_idxs)
+
+    def is_zero(self):
+        return self.ndims == 0
+
+    def get_size(self, index=0):
+        """Bytes the layout spans from its origin (offset0 excluded), §7."""
+        return size_of(self, index)
+
+    def data_type_size(self):
+        return _dtypes.size(self.data_type)
+
+    # -- transformations ------------------------------------------------------
+    def submemory_desc(self, dims, offsets, allow_empty=False):
+        """A view of a sub-tensor at ``offsets`` (``dnnl_memory_desc_create_submemory``)."""
+        return submemory(self, _ints(dims, "dims"), _ints(offsets, "offsets"))
+
+    def reshape(self, dims, allow_empty=False):
+        """The same bytes seen with new dims (``dnnl_memory_desc_reshape``)."""
+        return reshape(self, _ints(dims, "dims"))
+
+    def permute_axes(self, permutation, allow_empty=False):
+        """Relabel dims: old dim ``d`` becomes dim ``permutation[d]``."""
+        return permute_axes(self, _ints(permutation, "permutation"))
+
+    # -- value semantics ------------------------------------------------------
+    def __eq__(self, other):
+        if not isinstance(other, desc):
+            return NotImplemented
+        return equal(self, other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(_equality_key(self)))
+        return self._hash
+
+    def __reduce__(self):
+        return (desc._make, (self.ndims, self.dims, self.data_type, self.padded_dims,
+                             self.padded_offsets, self.offset0, self.format_kind,
+                             self.strides, self.inner_blks, self.inner_idxs))
+
+    def __repr__(self):
+        return "<dnnl.memory.desc %s>" % describe(self)
+
+
+def _dims_str(dims):
+    return "x".join("*" if d == RUNTIME else str(d) for d in dims)
+
+
+def format_str(md):
+    """The layout as a tag-like string (``aBcd16b``), oneDNN-verbose style."""
+    if md.format_kind != format_kind.blocked:
+        return md.format_kind.name
+    order = sorted(range(md.ndims), key=lambda d: (-md.strides[d], d))
+    blocked = set(md.inner_idxs)
+    letters = "".join(chr(ord("A" if d in blocked else "a") + d) for d in order)
+    return letters + "".join("%d%s" % (b, chr(ord("a") + i))
+                             for b, i in zip(md.inner_blks, md.inner_idxs))
+
+
+def describe(md):
+    if md.ndims == 0:
+        return "zero"
+    text = "%s %s" % (md.data_type.name, _dims_str(md.dims))
+    if md.format_kind != format_kind.blocked:
+        return text + " " + md.format_kind.name
+    text += " " + format_str(md)
+    if not md.inner_blks and md.strides != dense_strides(md.dims, md.strides):
+        text += " strides " + ":".join(str(s) for s in md.strides)
+    if md.padded_dims != md.dims:
+        text += " padded " + _dims_str(md.padded_dims)
+    if md.offset0:
+        text += " offset0 %d" % md.offset0
+    return text
+
+
+def dense_strides(dims, like=None):
+    strides, s = [0] * len(dims), 1
+    order = range(len(dims) - 1, -1, -1)
+    if like is not None:  # dense in the order of an existing stride vector
+        order = sorted(range(len(dims)), key=lambda d: (like[d], -d))
+    for d in order:
+        strides[d] = s
+        s *= max(dims[d], 1)
+    return tuple(strides)
+
+
+ZERO = desc._make(0, (), data_type.undef, (), (), 0, format_kind.undef)
+
+
+# -- validation (§6) -----------------------------------------------------------
+def sanity_check(ndims, dims, dt, kind=format_kind.undef):
+    """``memory_desc_sanity_check``: all failures are invalid_arguments."""
+    if ndims == 0:
+        return
+    if not 0 < ndims <= MAX_NDIMS:
+        raise invalid("ndims %d is outside 1..%d" % (ndims, MAX_NDIMS))
+    if dt not in _dtypes.MD_TYPES:
+        raise invalid("data type %s cannot be held by a memory descriptor"
+                      % getattr(dt, "name", dt))
+    prod = 1
+    for d in dims:
+        if d == RUNTIME:
+            if kind == format_kind.any:
+                raise invalid("runtime dims are not allowed with format any")
+            continue
+        if d < 0:
+            raise invalid("negative dim %d in %s" % (d, list(dims)))
+        if d > 0:
+            prod *= d
+            if prod > _INT64_MAX:
+                raise invalid("dims %s overflow int64" % list(dims))
+
+
+def strides_check(md):
+    """``memory_desc_strides_check`` (§6.2): no overlap, sub-byte parity, size."""
+    nd = md.ndims
+    if nd == 0 or 0 in md.padded_dims:
+        return
+    if RUNTIME in md.strides or RUNTIME in md.padded_dims:
+        return
+    blocks = md.blocks
+    outer = [md.padded_dims[d] // blocks[d] for d in range(nd)]
+
+    def order_key(d):
+        blocked = blocks[d] > 1
+        if blocked:
+            return (md.strides[d], 0, outer[d], -d)
+        return (md.strides[d], 1, md.padded_dims[d], d)
+
+    order = sorted(range(nd), key=order_key)
+    block_size = md.block_size
+    min_stride = block_size
+    sub_byte = md.data_type in _dtypes.SUB_BYTE
+    for d in order:
+        s = md.strides[d]
+        if s == 0 or md.padded_dims[d] == 1:
+            continue
+        if s < min_stride:
+            raise invalid("strides %s overlap" % list(md.strides))
+        if sub_byte and s > 1 and s % 2:
+            raise invalid("odd stride %d for a sub-byte data type" % s)
+        if s * block_size * outer[d] > _INT64_MAX:
+            raise invalid("strides %s overflow int64" % list(md.strides))
+        min_stride = s * outer[d]
+    last = order[-1]
+    max_stride = max(md.strides)
+    if outer[last] * max_stride * md.data_type_size() > _SIZE_MAX:
+        raise invalid("the layout's byte size overflows size_t")
+
+
+# -- creation (§5, §6.3) -------------------------------------------------------
+def from_tag(dims, dt, tag):
+    ndims = len(dims)
+    if ndims > MAX_NDIMS:
+        raise invalid("ndims %d is outside 1..%d" % (ndims, MAX_NDIMS))
+    tag = _tags.as_format_tag(tag)
+    if ndims == 0 or tag == format_tag.undef:
+        return ZERO
+    if tag == format_tag.any:
+        sanity_check(ndims, dims, dt, format_kind.any)
+        return desc._make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.any)
+    sanity_check(ndims, dims, dt, format_kind.blocked)
+    tag_ndims, perm, inner_blks, inner_idxs = _tags.layout(tag)
+    if tag_ndims != ndims:
+        raise invalid("format tag %s is for %d dims, not %d" % (tag.name, tag_ndims, ndims))
+    return blocked(dims, dt, perm, inner_blks, inner_idxs)
+
+
+def blocked(dims, dt, perm, inner_blks, inner_idxs):
+    """``fill_blocked`` (§5.2): dense outer dims in ``perm`` order around blocks."""
+    ndims = len(dims)
+    blocks = [1] * ndims
+    for blk, idx in zip(inner_blks, inner_idxs):
+        blocks[idx] *= blk
+    padded = [d if d in (0, RUNTIME) else -(-d // b) * b for d, b in zip(dims, blocks)]
+    strides = [0] * ndims
+    stride = math.prod(inner_blks)
+    for d in reversed(perm):
+        strides[d] = stride
+        if stride == RUNTIME or padded[d] == RUNTIME:
+            stride = RUNTIME
+        elif padded[d] != 0:
+            stride *= padded[d] // blocks[d]
+    md = desc._make(ndims, dims, dt, padded, (0,) * ndims, 0, format_kind.blocked,
+                    strides, inner_blks, inner_idxs)
+    strides_check(md)
+    return md
+
+
+def from_strides(dims, dt, strides):
+    ndims = len(dims)
+    if ndims == 0:
+        return ZERO
+    sanity_check(ndims, dims, dt)
+    if strides is None:  # dense row-major; outward of a runtime dim: runtime
+        strides = [1] * ndims
+        for d in range(ndims - 2, -1, -1):
+            if dims[d] == RUNTIME:
+                strides[:d + 1] = [RUNTIME] * (d + 1)
+                break
+            strides[d] = _wrap64(strides[d + 1] * dims[d + 1])
+    elif len(strides) != ndims:
+        raise invalid("%d strides given for %d dims" % (len(strides), ndims))
+    md = desc._make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.blocked, strides)
+    strides_check(md)
+    return md
+
+
+# -- size (§7) -----------------------------------------------------------------
+def size_of(md, index=0):
+    if md.format_kind not in (format_kind.blocked,) or md.ndims == 0 or 0 in md.dims:
+        return 0
+    if index != 0:
+        return 0
+    if md.has_runtime_dims_or_strides():
+        return RUNTIME_SIZE
+    blocks = md.blocks
+    span = 0
+    for d in range(md.ndims):
+        n = md.padded_dims[d] // blocks[d]
+        span = max(span, n * (1 if n == 1 else md.strides[d]))
+    if span == 1 and md.inner_blks:
+        span = md.block_size
+    nbytes = span * md.data_type_size()
+    if md.data_type in _dtypes.SUB_BYTE:
+        nbytes = (nbytes + 1) // 2
+    return nbytes
+
+
+# -- sub-memory (§9) -------------------------------------------------------------
+def submemory(parent, dims, offsets):
+    nd = parent.ndims
+    sanity_check(nd, parent.dims, parent.data_type, parent.format_kind)
+    if len(dims) != nd or len(offsets) != nd:
+        raise invalid("sub-memory needs %d dims and %d offsets" % (nd, nd))
+    if parent.has_runtime_dims_or_strides():
+        raise unimpl("sub-memory of a descriptor with runtime dims")
+    for d in range(nd):
+        if dims[d] == RUNTIME or offsets[d] == RUNTIME:
+            raise unimpl("runtime sub-memory dims or offsets")
+        if dims[d] < 0 or offsets[d] < 0 or offsets[d] + dims[d] > parent.dims[d]:
+            raise invalid("sub-memory %s at %s is outside %s"
+                          % (list(dims), list(offsets), list(parent.dims)))
+    if parent.format_kind != format_kind.blocked:
+        raise unimpl("sub-memory of a %s descriptor" % parent.format_kind.name)
+    blocks = parent.blocks
+    padded, offset0 = list(parent.padded_dims), parent.offset0
+    for d in range(nd):
+        right_border = offsets[d] + dims[d] == parent.dims[d]
+        if (offsets[d] % blocks[d] or parent.padded_offsets[d] != 0
+                or not (right_border or dims[d] % blocks[d] == 0 or dims[d] < blocks[d])):
+            raise unimpl("sub-memory does not align with the blocks of dim %d" % d)
+        padded[d] = parent.padded_dims[d] - offsets[d] if right_border else dims[d]
+        offset0 += offsets[d] // blocks[d] * parent.strides[d]
+    return parent._replace(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
+
+
+# -- permute_axes (§11) ------------------------------------------------------------
+def permute_axes(md, perm):
+    nd = md.ndims
+    sanity_check(nd, md.dims, md.data_type, md.format_kind)
+    if md.format_kind not in (format_kind.any, format_kind.blocked) or nd == 0:
+        raise invalid("cannot permute the axes of this descriptor")
+    if md.has_runtime_dims_or_strides():
+        raise invalid("cannot permute a descriptor with runtime dims")
+    if len(perm) != nd or sorted(perm) != list(range(nd)):
+        raise invalid("%s is not a permutation of %d axes" % (list(perm), nd))
+
+    def moved(values):
+        out = [0] * nd
+        for d in range(nd):
+            out[perm[d]] = values[d]
+        return tuple(out)
+
+    fields = dict(dims=moved(md.dims), padded_dims=moved(md.padded_dims),
+                  padded_offsets=moved(md.padded_offsets))
+    if md.format_kind == format_kind.blocked:
+        fields["strides"] = moved(md.strides)
+        fields["inner_idxs"] = tuple(perm[i] for i in md.inner_idxs)
+    return md._replace(**fields)
+
+
+# -- reshape (§10) -------------------------------------------------------------------
+def reshape(md, new_dims):
+    nd_in, nd_out = md.ndims, len(new_dims)
+    sanity_check(nd_in, md.dims, md.data_type, md.format_kind)
+    sanity_check(nd_out, new_dims, md.data_type, md.format_kind)
+    if md.format_kind not in (format_kind.any, format_kind.blocked) or nd_in == 0:
+        raise invalid("cannot reshape this descriptor")
+    if nd_out == 0:
+        raise invalid("cannot reshape to zero dims")
+
+    def volume(dims):
+        return math.prod(d if d > 0 else 1 for d in dims)
+
+    if RUNTIME in new_dims or volume(md.dims) != volume(new_dims):
+        raise invalid("cannot reshape %s to %s" % (list(md.dims), list(new_dims)))
+    if md.has_runtime_dims_or_strides():
+        raise invalid("cannot reshape a descriptor with runtime dims")
+    if md.format_kind == format_kind.any:
+        return from_tag(tuple(new_dims), md.data_type, format_tag.any)
+
+    i_dims, i_pdims, i_strides = md.dims, md.padded_dims, md.strides
+    o_dims = tuple(new_dims)
+    o_pdims, o_poffs, o_strides = [0] * nd_out, [0] * nd_out, [0] * nd_out
+    o_idxs = list(md.inner_idxs)
+    blocks = md.blocks
+
+    def fail():
+        return invalid("cannot reshape %s to %s with this layout"
+                       % (list(md.dims), list(new_dims)))
+
+    ie, oe = nd_in, nd_out          # group ends, walking from the innermost dim
+    while ie > 0 or oe > 0:
+        # Find the next pair of groups [ib, ie) / [ob, oe) and what to do.
+        if ie > 0 and i_dims[ie - 1] == 1:
+            ib = ie - 1
+            if i_pdims[ie - 1] == 1:
+                action, ob = "remove", oe
+            elif oe > 0 and o_dims[oe - 1] == 1:
+                action, ob = "keep", oe - 1
+            else:
+                raise fail()
+        elif oe > 0 and o_dims[oe - 1] == 1:
+            action, ib, ob = "add", ie, oe - 1
+        else:
+            if ie == 0 or oe == 0:
+                raise fail()
+            ib, ob = ie - 1, oe - 1
+            iv, ov = i_dims[ib], o_dims[ob]
+            while iv != ov:
+                if iv < ov:
+                    if ib == 0:
+                        raise fail()
+                    ib -= 1
+                    iv *= i_dims[ib]
+                    if iv == 0:
+                        raise fail()
+                else:
+                    if ob == 0:
+                        raise fail()
+                    ob -= 1
+                    ov *= o_dims[ob]
+                    if ov == 0:
+                        raise fail()
+            action = "keep" if (ib + 1 == ie and ob + 1 == oe) else "rearrange"
+
+        if action == "add":
+            if ib == nd_in:
+                stride = md.block_size
+            else:  # just outside the input dim to the right
+                stride = i_strides[ib] * i_dims[ib] // blocks[ib]
+            o_pdims[ob], o_poffs[ob], o_strides[ob] = 1, 0, stride
+        elif action == "keep":
+            o_pdims[ob] = i_pdims[ib]
+            o_poffs[ob] = md.padded_offsets[ib]
+            o_strides[ob] = i_strides[ib]
+            for k, idx in enumerate(md.inner_idxs):
+                if idx == ib:
+                    o_idxs[k] = ob
+        elif action == "rearrange":
+            for d in range(ie - 1, ib, -1):
+                if i_dims[d] * i_strides[d] != i_strides[d - 1]:
+                    raise fail()
+            if (ib in md.inner_idxs or i_pdims[ib] != i_dims[ib]
+                    or md.padded_offsets[ib] != 0):
+                raise fail()
+            stride = i_strides[ie - 1]
+            for d in range(oe - 1, ob - 1, -1):
+                o_pdims[d], o_poffs[d], o_strides[d] = o_dims[d], 0, stride
+                stride *= o_dims[d]
+        ie, oe = ib, ob
+
+    return md._replace(ndims=nd_out, dims=o_dims, padded_dims=tuple(o_pdims),
+                       padded_offsets=tuple(o_poffs), strides=tuple(o_strides),
+                       inner_idxs=tuple(o_idxs))
+
+
+# -- equality (§12) --------------------------------------------------------------
+def _equality_key(md):
+    if md.ndims == 0:
+        return (0,)
+    key = (md.ndims, md.dims, int(md.data_type), md.padded_dims, md.padded_offsets,
+           md.offset0, int(md.format_kind))
+    if md.format_kind == format_kind.blocked:
+        strides = tuple(None if (md.dims[d] == 1 and md.padded_dims[d] == 1) else s
+                        for d, s in enumerate(md.strides))
+        key += (md.inner_blks, md.inner_idxs, strides)
+    return key
+
+
+def equal(a, b):
+    return a is b or _equality_key(a) == _equality_key(b)
