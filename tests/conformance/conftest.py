@@ -1,0 +1,36 @@
+"""Conformance tests against real oneDNN (see ../shared/ORACLE.md).
+
+Every test here takes the session fixture ``oracle``; when real oneDNN is not
+installed the fixture skips, so this folder never breaks the default suite.
+Tests record how many cases they compared with ``oracle.record(category, n)``;
+the totals are printed at the end of the run.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle as _oracle_module  # noqa: E402
+
+SKIP_REASON = "real oneDNN not installed: see ../shared/ORACLE.md"
+
+
+@pytest.fixture(scope="session")
+def oracle():
+    o = _oracle_module.load()
+    if o is None:
+        pytest.skip(SKIP_REASON)
+    return o
+
+
+def pytest_terminal_summary(terminalreporter):
+    counts = _oracle_module.CASES
+    if not counts:
+        return
+    tr = terminalreporter
+    tr.section("cases compared with real oneDNN %s" % (
+        ".".join(map(str, _oracle_module.load().version)) if _oracle_module.load() else ""))
+    for key in sorted(counts):
+        tr.write_line("%-40s %8d" % (key, counts[key]))
+    tr.write_line("%-40s %8d" % ("total", sum(counts.values())))
