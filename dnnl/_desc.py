@@ -8,6 +8,8 @@ section numbers refer to ``spec/memory.md``.
 """
 import math
 
+import numpy as np
+
 from dnnl import _dtypes, _tags
 from dnnl._enums import data_type, format_kind, format_tag
 from dnnl._error import invalid, unimpl
@@ -37,7 +39,7 @@ class desc:
     ``desc()`` is the zero descriptor; ``desc(dims, data_type, tag)`` lays out
     ``dims`` by a format tag (member, C value or name such as ``"nChw16c"``);
     ``desc(dims, data_type, strides)`` uses explicit strides (``[]`` or
-    ``None``: dense row-major).
+    ``None``: dense row-major, as ``strides == NULL`` in C).
 
     >>> import dnnl
     >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw8c")
@@ -61,9 +63,10 @@ class desc:
             return
         dims = _ints(dims, "dims")
         dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
-        if tag_or_strides is None or isinstance(tag_or_strides, (str, format_tag, int)):
-            made = from_tag(dims, dt, format_tag.undef if tag_or_strides is None
-                            else tag_or_strides)
+        if isinstance(tag_or_strides, (str, format_tag, int, np.integer)):
+            made = from_tag(dims, dt, tag_or_strides)
+        elif tag_or_strides is None:   # as strides == NULL in C: dense row-major
+            made = from_strides(dims, dt, None)
         else:
             strides = _ints(tag_or_strides, "strides")
             made = from_strides(dims, dt, strides or None)
