@@ -184,6 +184,31 @@ class desc:
     def data_type_size(self):
         return _dtypes.size(self.data_type)
 
+    # -- offsets (extensions: oneDNN keeps these internal) ----------------------
+    def element_offset(self, index):
+        """Physical offset, in elements, of the logical ``index`` (offset0 included).
+
+        For sub-byte types it counts nibbles. Extension: oneDNN's
+        ``memory_desc_wrapper::off_v`` is internal.
+        """
+        self._need_blocked("an element offset")
+        index = _ints(index, "index")
+        if len(index) != self.ndims or not all(0 <= i < d for i, d in zip(index, self.dims)):
+            raise invalid("index %s is outside dims %s" % (list(index), list(self.dims)))
+        off, inner_stride = self.offset0, 1
+        pos = list(index)
+        for blk, idx in reversed(list(zip(self.inner_blks, self.inner_idxs))):
+            off += pos[idx] % blk * inner_stride
+            pos[idx] //= blk
+            inner_stride *= blk
+        return off + sum(p * s for p, s in zip(pos, self.strides))
+
+    def element_offsets(self):
+        """Physical offsets of all logical elements, as an int64 array of shape dims."""
+        self._need_blocked("element offsets")
+        from dnnl._kernels.offsets import all_offsets
+        return all_offsets(self).reshape(self.dims)
+
     # -- transformations ------------------------------------------------------
     def submemory_desc(self, dims, offsets, allow_empty=False):
         """A view of a sub-tensor at ``offsets`` (``dnnl_memory_desc_create_submemory``)."""
