@@ -2,8 +2,8 @@
 
 ``load()`` returns one cached :class:`Oracle`, or ``None`` when real oneDNN is
 not installed (see ``../shared/ORACLE.md``). The virtual environment holding
-it is found from ``$DNNL_ORACLE_VENV``, else ``/work/onednn-venv``, else
-``<repo>/../onednn-venv``.
+it is found from ``$DNNL_ORACLE_VENV`` (exclusively, when set), else
+``/work/onednn-venv``, else ``<repo>/../onednn-venv``.
 
 Loading (measured on oneDNN 3.13.2, PyPI ``onednn==2026.1.0``):
 
@@ -21,34 +21,46 @@ status: the status is returned instead. Numeric constants come from
 
 A descriptor "spec" is ``('tag', dims, dt, tag)`` or
 ``('strides', dims, dt, strides_or_None)``; ``dt`` and ``tag`` are C ints or
-names (``"f32"``, ``"nChw16c"``, ``"dnnl_aBcd16b"``).
+names (``"f32"``, ``"nChw16c"``, ``"dnnl_aBcd16b"``). Derived specs
+``('sub', parent_spec, dims, offsets)``, ``('reshape', parent_spec, dims)``
+and ``('permute', parent_spec, perm)`` are accepted wherever a spec is (except
+as the runtime-dims side of a forced reorder).
 
 Forcing the reference reorder (``reorder(..., force_simple=True)``)
 --------------------------------------------------------------------
-Real oneDNN picks the first implementation in its reorder list that accepts
-the problem (``jit:uni``, ``jit:blk``, ``simple:any`` with specialised
-kernels, ...), and a reorder pd has no ``next_impl``. With
-``force_simple=True`` the primitive descriptor is created from *runtime*
-descriptors: every dim is ``DNNL_RUNTIME_DIM_VAL``; a tag spec keeps its tag
-(``dnnl_memory_desc_create_with_tag`` accepts runtime dims with any blocked
-tag: padded dims and the strides outward of the first runtime dim become
-runtime), a strides spec gets runtime strides. The primitive is then executed
-with memories created from the real descriptors. Findings (3.13.2, this
-machine, see ``probe_reorder_impls()``):
+Real oneDNN takes the first implementation in its reorder list that accepts
+the problem, and a reorder pd has no ``next_impl``. ``reorder()`` first
+creates the pd from the real descriptors (its status is oneDNN's validation:
+a runtime-dims pd would hide e.g. a dims mismatch). With ``force_simple`` it
+then creates a second pd from *runtime* descriptors (every dim
+``DNNL_RUNTIME_DIM_VAL``; a tag spec keeps its tag, a strides spec gets
+runtime strides) and executes that one with memories made from the real
+descriptors. Measured on 3.13.2 (this machine: avx512_core_bf16):
 
-- plain <-> plain (any permutation, any strides, with or without scales,
-  zero points, sum): the runtime pd is served by ``simple:any`` (the generic
-  reference reorder), and execution with the real-dims memories gives the
-  reference result;
-- blocked tags (``aBcd16b``, ``ABcd16b16a``, ...) with runtime dims: the pd
-  is also created and reported as ``simple:any`` (the generic
-  ``simple_reorder_impl<..., any, any>`` path handles blocked layouts through
-  the generic offset function), and execution produces the correct
-  layout, padded area zeroed;
-- without runtime dims the same problems are served by ``jit:uni`` /
-  ``jit:blk`` / ``simple:any`` depending on formats and data types.
+- Runtime dims work with **blocked tags** too: for every abstract tag of rank
+  <= 6 (861 tags), plain f32 -> tag in f32 and s8, the runtime pd is
+  ``simple:any`` in all 1,722 cases and its output bytes (padding zeroed)
+  equal those of the implementation oneDNN picks without runtime dims
+  (``jit:uni`` for most, ``jit_direct_copy:uni``,
+  ``brgemm_matmul_copy_reorder_t`` for 11 f32 weight tags,
+  ``rnn_data_reorder`` for 8 s8 tags). Strided specs with runtime strides are
+  ``simple:any`` as well, with or without scales, zero points and sum.
+- Type pairs: the runtime pd is ``simple:any`` for f32/bf16/s8/u8/s32 pairs
+  (except bf16<->s32), and for f16, f8_e5m2, f8_e4m3, e8m0 pairs that have a
+  reference at all. It is **unimplemented (3) for sub-byte types** (s4, u4,
+  f4_e2m1 as src or dst): there the real-dims pd is already ``simple:any``
+  and is used. Pairs served only by ``jit_direct_copy:uni`` (bf16<->s32,
+  int -> s64 / e8m0 / sub-byte) have no reference: ``reorder()`` returns
+  status 3 with that impl string. f64 and most s64 pairs are unimplemented
+  on this CPU either way.
+- Without ``force_simple`` the real-dims pd is executed as is.
 
-The impl string actually used is returned so callers can assert on it.
+The impl string actually executed is returned so callers can assert on it;
+``probe_reorder_impls()`` reproduces a summary table.
+
+Resampling: ``resampling()`` steps ``dnnl_primitive_desc_next_impl`` until the
+impl string starts with ``ref`` (forward lists ``jit:avx512_core_bf16``,
+``simple:any``, ``ref:any``; backward ``simple:any``, ``ref:any``).
 """
 import collections
 import ctypes
@@ -141,9 +153,14 @@ _NP = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "s32": np.int32,
 
 
 def venv_dir():
-    """The directory of the oneDNN virtual environment, or None."""
-    cands = [os.environ.get("DNNL_ORACLE_VENV"), "/work/onednn-venv",
-             os.path.join(os.path.dirname(_REPO), "onednn-venv")]
+    """The directory of the oneDNN virtual environment, or None.
+
+    ``$DNNL_ORACLE_VENV``, when set, is the only candidate (set it to a
+    missing path to run without the oracle).
+    """
+    env = os.environ.get("DNNL_ORACLE_VENV")
+    cands = [env] if env else ["/work/onednn-venv",
+                               os.path.join(os.path.dirname(_REPO), "onednn-venv")]
     for c in cands:
         if c and os.path.exists(os.path.join(c, "lib", "libdnnl.so.3")):
             return c
@@ -258,7 +275,31 @@ class Oracle:
 
     # ------------------------------------------------------------------ mds
     def _create(self, spec, runtime=False):
-        """(status, md handle or None) for a spec; runtime=True replaces dims."""
+        """(status, md handle or None) for a spec; runtime=True replaces dims.
+
+        Besides ('tag', ...) and ('strides', ...), derived specs are accepted:
+        ('sub', parent_spec, dims, offsets), ('reshape', parent_spec, dims),
+        ('permute', parent_spec, perm); the caller destroys the handle.
+        """
+        if spec[0] in ("sub", "reshape", "permute"):
+            st, parent = self._create(spec[1])
+            if st != C["dnnl_success"]:
+                return st, None
+            md = _p()
+            try:
+                if spec[0] == "sub":
+                    st = self.lib.dnnl_memory_desc_create_submemory(
+                        ctypes.byref(md), parent, _dims(spec[2]), _dims(spec[3]))
+                elif spec[0] == "reshape":
+                    st = self.lib.dnnl_memory_desc_reshape(
+                        ctypes.byref(md), parent, len(spec[2]), _dims(spec[2]))
+                else:
+                    perm = (ctypes.c_int * MAX_NDIMS)(*[int(x) for x in spec[2]])
+                    st = self.lib.dnnl_memory_desc_permute_axes(ctypes.byref(md), parent,
+                                                                perm)
+            finally:
+                self._destroy(parent)
+            return (st, md) if st == C["dnnl_success"] else (st, None)
         kind, dims, dt, extra = spec
         n = len(dims)
         rt = C["DNNL_RUNTIME_DIM_VAL"]
@@ -343,40 +384,13 @@ class Oracle:
                         None if strides is None else list(strides)))
 
     def submemory(self, parent_spec, dims, offsets):
-        st, parent = self._create(parent_spec)
-        if st != C["dnnl_success"]:
-            return st, None
-        try:
-            md = _p()
-            st = self.lib.dnnl_memory_desc_create_submemory(
-                ctypes.byref(md), parent, _dims(dims), _dims(offsets))
-            return self._result(st, md)
-        finally:
-            self._destroy(parent)
+        return self.md(("sub", parent_spec, list(dims), list(offsets)))
 
     def reshape(self, parent_spec, dims):
-        st, parent = self._create(parent_spec)
-        if st != C["dnnl_success"]:
-            return st, None
-        try:
-            md = _p()
-            st = self.lib.dnnl_memory_desc_reshape(ctypes.byref(md), parent, len(dims),
-                                                   _dims(dims))
-            return self._result(st, md)
-        finally:
-            self._destroy(parent)
+        return self.md(("reshape", parent_spec, list(dims)))
 
     def permute_axes(self, parent_spec, perm):
-        st, parent = self._create(parent_spec)
-        if st != C["dnnl_success"]:
-            return st, None
-        try:
-            md = _p()
-            p = (ctypes.c_int * MAX_NDIMS)(*[int(x) for x in perm])
-            st = self.lib.dnnl_memory_desc_permute_axes(ctypes.byref(md), parent, p)
-            return self._result(st, md)
-        finally:
-            self._destroy(parent)
+        return self.md(("permute", parent_spec, list(perm)))
 
     def equal(self, spec_a, spec_b):
         """(status, bool): status is the first failing creation status."""
@@ -545,29 +559,34 @@ class Oracle:
                                       keep, mems, mds, exec_args)
             if st != C["dnnl_success"]:
                 return st, None, None
+            # the real-dims pd first: its status is oneDNN's validation (a
+            # runtime-dims pd would hide e.g. a dims mismatch)
             pd = _p()
-            rt_st = None
+            st = self.lib.dnnl_reorder_primitive_desc_create(
+                ctypes.byref(pd), src, self.engine, dst, self.engine, attr)
+            if st != C["dnnl_success"]:
+                pd = None
+                return st, None, None
+            impl = self._pd_impl(pd)
             if force_simple:
                 # runtime-dims pd: served by the generic simple:any reorder
+                rpd = None
                 rt_st, psrc = self._create(src_spec, runtime=True)
                 if rt_st == C["dnnl_success"]:
                     mds.append(psrc)
                     rt_st, pdst = self._create(dst_spec, runtime=True)
                 if rt_st == C["dnnl_success"]:
                     mds.append(pdst)
+                    rpd = _p()
                     rt_st = self.lib.dnnl_reorder_primitive_desc_create(
-                        ctypes.byref(pd), psrc, self.engine, pdst, self.engine, attr)
-            if rt_st != C["dnnl_success"]:
-                # no runtime-dims implementation (sub-byte types, some type
-                # pairs): the real-dims pd counts only if it is simple:any
-                pd = _p()
-                st = self.lib.dnnl_reorder_primitive_desc_create(
-                    ctypes.byref(pd), src, self.engine, dst, self.engine, attr)
-                if st != C["dnnl_success"]:
-                    pd = None
-                    return st, None, None
-                impl = self._pd_impl(pd)
-                if force_simple and impl != "simple:any":
+                        ctypes.byref(rpd), psrc, self.engine, pdst, self.engine, attr)
+                if rt_st == C["dnnl_success"]:
+                    self.lib.dnnl_primitive_desc_destroy(pd)
+                    pd = rpd
+                elif impl != "simple:any":
+                    # no runtime-dims implementation (sub-byte types, some
+                    # type pairs) and the real one is not the reference:
+                    # report the runtime status with the impl oneDNN uses
                     return rt_st, None, impl
             impl = self._pd_impl(pd)
             st, msrc, _, _ = self._memory(src, src_bytes, keep)
