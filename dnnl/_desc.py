@@ -26,6 +26,12 @@ def _wrap64(v):
     return (v + 2 ** 63) % 2 ** 64 - 2 ** 63
 
 
+def _c_div(a, b):
+    """C's integer division (truncates toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
 def _ints(values, what):
     try:
         return tuple(int(v) for v in values)
@@ -335,10 +341,12 @@ def strides_check(md):
     block_size = md.block_size
     min_stride = block_size
     sub_byte = md.data_type in _dtypes.SUB_BYTE
+    last = None          # the outermost dim the walk did not skip
     for d in order:
         s = md.strides[d]
         if s == 0 or md.padded_dims[d] == 1:
             continue
+        last = d
         if s < min_stride:
             raise invalid("strides %s overlap" % list(md.strides))
         if sub_byte and s > 1 and s % 2:
@@ -346,9 +354,7 @@ def strides_check(md):
         if s * block_size * outer[d] > _INT64_MAX:
             raise invalid("strides %s overflow int64" % list(md.strides))
         min_stride = s * outer[d]
-    last = order[-1]
-    max_stride = max(md.strides)
-    if outer[last] * max_stride * md.data_type_size() > _SIZE_MAX:
+    if last is not None and outer[last] * md.strides[last] * md.data_type_size() > _SIZE_MAX:
         raise invalid("the layout's byte size overflows size_t")
 
 
@@ -455,7 +461,7 @@ def submemory(parent, dims, offsets):
                 or not (right_border or dims[d] % blocks[d] == 0 or dims[d] < blocks[d])):
             raise unimpl("sub-memory does not align with the blocks of dim %d" % d)
         padded[d] = parent.padded_dims[d] - offsets[d] if right_border else dims[d]
-        offset0 += offsets[d] // blocks[d] * parent.strides[d]
+        offset0 = _wrap64(offset0 + offsets[d] // blocks[d] * parent.strides[d])
     return parent._replace(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
 
 
@@ -553,7 +559,7 @@ def reshape(md, new_dims):
             if ib == nd_in:
                 stride = md.block_size
             else:  # just outside the input dim to the right
-                stride = i_strides[ib] * i_dims[ib] // blocks[ib]
+                stride = _c_div(_wrap64(i_strides[ib] * i_dims[ib]), blocks[ib])
             o_pdims[ob], o_poffs[ob], o_strides[ob] = 1, 0, stride
         elif action == "keep":
             o_pdims[ob] = i_pdims[ib]
@@ -572,7 +578,7 @@ def reshape(md, new_dims):
             stride = i_strides[ie - 1]
             for d in range(oe - 1, ob - 1, -1):
                 o_pdims[d], o_poffs[d], o_strides[d] = o_dims[d], 0, stride
-                stride *= o_dims[d]
+                stride = _wrap64(stride * o_dims[d])
         ie, oe = ib, ob
 
     return md._replace(ndims=nd_out, dims=o_dims, padded_dims=tuple(o_pdims),
