@@ -4,11 +4,19 @@ Names, semantics and constant values are oneDNN 3.13's; the object API is
 shaped like its C++ API (``dnnl.memory.desc``, ``dnnl.reorder``...) and
 ``dnnl.capi`` mirrors its C API.
 """
-from dnnl._enums import (accumulation_mode, algorithm, data_type, engine_kind,
+from dnnl._enums import (C as _C, accumulation_mode, algorithm, data_type, engine_kind,
                          format_kind, format_tag, fpmath_mode, primitive_kind,
-                         prop_kind, query, rounding_mode, scratchpad_mode, status)
+                         prop_kind, quantization_mode, query, rounding_mode,
+                         scratchpad_mode, status)
 from dnnl._error import error
+from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
+                       set_default_fpmath_mode)
 from dnnl.engine import engine, stream
-from dnnl.memory import DNNL_MEMORY_ALLOCATE, DNNL_MEMORY_NONE, memory
+from dnnl.memory import memory
+from dnnl.reorder import reorder
+
+# oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...
+globals().update({_name: _value for _name, _value in _C.items()
+                  if _name.startswith("DNNL_")})
 
 __version__ = "0.1.0"

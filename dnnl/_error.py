@@ -23,7 +23,7 @@ class error(Exception):
     def __new__(cls, st, message=""):
         if cls is error:
             cls = error._by_status.get(int(st), error)
-        return super().__new__(cls, st, message)
+        return Exception.__new__(cls, st, message)
 
     def __init__(self, st, message=""):
         try:

@@ -107,7 +107,6 @@ class memory:
             buf = (ctypes.c_uint8 * nbytes).from_address(address) if nbytes else None
             self._data = (np.ctypeslib.as_array(buf) if nbytes
                           else np.empty(0, dtype=np.uint8))
-            self._raw_address = address
         else:
             try:
                 view = memoryview(handle)
@@ -123,14 +122,16 @@ class memory:
                               % (data.size, self._md, nbytes))
             self._data = data
         self._handle_obj = handle
+        if self._data is None:
+            self._address = 0
+        elif self._data.size == 0:
+            self._address = address or 0
+        else:
+            self._address = self._data.__array_interface__["data"][0]
 
     def get_data_handle(self):
         """The buffer's base address as an int (0 when there is none)."""
-        if self._data is None:
-            return 0
-        if self._data.size == 0:
-            return getattr(self, "_raw_address", 0)
-        return self._data.ctypes.data
+        return self._address
 
     def set_data_handle(self, handle, astream=None):
         """Point the memory at another buffer (no copy).
@@ -139,7 +140,6 @@ class memory:
         behaviour of ``set_data_handle(handle, stream)``: the padding of a
         blocked layout is zero-filled in the new buffer.
         """
-        self._raw_address = 0
         self._attach(handle)
         if astream is not None:
             self.zero_pad()
