@@ -271,7 +271,10 @@ class reorder(primitive):
             scales, zps = self._attr.scales, self._attr.zero_points
             self._quant = (scales.get(ARG_FROM), scales.get(ARG_TO),
                            zps.get(ARG_FROM), zps.get(ARG_TO))
-            self._convert = (src_md.data_type != dst_md.data_type or self._beta != 0
+            # any post-op (even a sum with scale 0) selects the arithmetic path:
+            # only "no attributes at all" is the bit copy of policy 4
+            self._convert = (src_md.data_type != dst_md.data_type
+                             or bool(self._attr.post_ops_.entries)
                              or any(q is not None for q in self._quant))
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
