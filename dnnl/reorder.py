@@ -109,7 +109,11 @@ def _validate(src_md, dst_md, attr):
             raise unimpl("per-dim scales are not implemented for a %s dst" % ddt.name)
         if ARG_TO in zps:
             raise unimpl("dst zero points are not implemented for %s" % ddt.name)
+        if any(e.data_type != dt.f32 for e in scales.values()):
+            raise unimpl("a %s dst takes f32 scales only" % ddt.name)
     if sdt in INT4:
+        if entries:
+            raise unimpl("post-ops are not implemented for a %s src" % sdt.name)
         if ARG_TO in scales:
             raise unimpl("dst scales are not implemented for a %s src" % sdt.name)
         if src_md.nelems % 2:
