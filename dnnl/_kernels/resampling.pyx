@@ -1,0 +1,742 @@
+# cython: language_level=3
+"""Resampling kernels: nearest and linear, forward and backward, any layout.
+
+Everything is driven by per-axis tables built once per primitive
+(dnnl/resampling.py): logical axes are N, C, D, H, W (missing spatial axes
+have extent 1). For every axis and tensor a table gives the physical element
+offset of each logical index (separable offsets, DESIGN rule 3); for the
+spatial axes of the forward pass each output index also has its source taps
+(offsets, indices) and weights ``w_left`` / ``1 - w_left`` (f32).
+
+The innermost loop runs either over **channels** (``inner = 0``: the
+destination's channel offsets form unit-stride runs, as in nhwc and the
+channel-blocked layouts; src rows that are also unit-stride f32 are read in
+place, so the loops vectorise) or over **width** (``inner = 1``: nchw-like;
+taps are gathers from one source row per (d, h) tap).
+
+Arithmetic is oneDNN's reference (``ref:any``, spec/resampling.md §5-9):
+linear forward interpolates D, then H, then W, each step
+``a * w + b * (1 - w)`` in f32; post-ops in chain order in f32; one
+conversion at the store. Backward is a gather: each diff_src element sums
+``((dd * wd) * wh) * ww`` over its contributors in the order
+(d-tap, h-tap, w-tap, od, oh, ow), starting from +0, so it needs no atomics.
+
+Inputs are validated by the caller; nothing here checks.
+"""
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel cimport parallel, prange
+from libc.stdint cimport int64_t, uint8_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+from dnnl._kernels.cvt cimport load_f32, store_f32
+from dnnl._kernels.postops cimport binary_op, eltwise_fwd
+
+cnp.import_array()
+
+DEF MAXPO = 32
+DEF DT_F32 = 3
+
+cdef enum:
+    PO_SUM = 0
+    PO_ELTWISE = 1
+    PO_BINARY = 2
+
+
+cdef struct PostOps:
+    int n
+    bint has_sum
+    int kind[MAXPO]
+    int alg[MAXPO]
+    float a[MAXPO]
+    float b[MAXPO]
+    float scale[MAXPO]
+    int dt[MAXPO]
+    const uint8_t* ptr[MAXPO]
+    const int64_t* tab[MAXPO * 5]     # per entry, per axis N C D H W
+
+
+cdef struct Fwd:
+    int k                 # spatial dims 1..3
+    int linear
+    int inner             # 0: channel runs, 1: width rows
+    int64_t N, C, OD, OH, OW, IW
+    int sdt, ddt
+    const uint8_t* src
+    uint8_t* dst
+    const int64_t* sN
+    const int64_t* sC
+    const int64_t* s0[3]   # tap offsets per output index (D, H, W)
+    const int64_t* s1[3]
+    const int64_t* i0W     # W tap indices (decoded rows)
+    const int64_t* i1W
+    const int64_t* sWrow   # src W offsets per input index
+    const float* wl[3]
+    const float* wr[3]
+    const int64_t* dN
+    const int64_t* dC
+    const int64_t* dS[3]
+    bint dW_unit
+    int64_t nruns
+    const int64_t* run_c0
+    const int64_t* run_len
+    const uint8_t* run_sunit
+    const uint8_t* run_dunit
+    int64_t L              # scratch row length
+    PostOps po
+
+
+cdef struct Bwd:
+    int k
+    int linear
+    int inner
+    int64_t N, C, ID, IH, IW, OW
+    int gdt, sdt           # diff_dst, diff_src data types
+    const uint8_t* dd
+    uint8_t* ds
+    const int64_t* gN
+    const int64_t* gC
+    const int64_t* gS[3]   # diff_dst offsets per output index
+    const int64_t* dN
+    const int64_t* dC
+    const int64_t* dS[3]   # diff_src offsets per input index
+    bint dW_unit
+    int nroles[3]
+    const int64_t* rs[6]   # range start per input index: [axis * 2 + role]
+    const int64_t* re[6]
+    const float* wt[6]     # weight per output index
+    const int64_t* ident   # 0, 1, 2, ... (decoded-row indices)
+    int64_t nruns
+    const int64_t* run_c0
+    const int64_t* run_len
+    const uint8_t* run_gunit
+    const uint8_t* run_dunit
+    int64_t L
+
+
+cdef inline const int64_t* _p64(cnp.ndarray a):
+    return <const int64_t*>cnp.PyArray_DATA(a)
+
+
+cdef inline const float* _pf(cnp.ndarray a):
+    return <const float*>cnp.PyArray_DATA(a)
+
+
+cdef inline const uint8_t* _pu8(cnp.ndarray a):
+    return <const uint8_t*>cnp.PyArray_DATA(a)
+
+
+# ----------------------------------------------------------------- post-ops
+cdef inline void _post_ops(const PostOps* po, float* out, const float* old, int64_t L,
+                           const int64_t* b1base, int inner_axis, int64_t start) noexcept nogil:
+    cdef int e
+    cdef int64_t i
+    cdef float r
+    cdef const int64_t* t
+    for i in range(L):
+        r = out[i]
+        for e in range(po.n):
+            if po.kind[e] == PO_SUM:
+                r = r + po.scale[e] * old[i]
+            elif po.kind[e] == PO_ELTWISE:
+                r = eltwise_fwd(po.alg[e], r, po.a[e], po.b[e])
+                if po.scale[e] != 1.0:
+                    r = r * po.scale[e]
+            else:
+                t = po.tab[e * 5 + inner_axis]
+                r = binary_op(po.alg[e], r, load_f32(po.ptr[e], b1base[e] + t[start + i],
+                                                     po.dt[e]))
+        out[i] = r
+
+
+cdef inline void _load_row(const uint8_t* base, int64_t off, const int64_t* tab, bint unit,
+                           int64_t L, int dt, float* out) noexcept nogil:
+    cdef int64_t i
+    if unit:
+        if dt == DT_F32:
+            memcpy(out, base + (off + tab[0]) * 4, <size_t>L * 4)
+        else:
+            for i in range(L):
+                out[i] = load_f32(base, off + tab[0] + i, dt)
+    else:
+        for i in range(L):
+            out[i] = load_f32(base, off + tab[i], dt)
+
+
+cdef inline void _store_row(uint8_t* base, int64_t off, const int64_t* tab, bint unit,
+                            int64_t L, int dt, const float* vals) noexcept nogil:
+    cdef int64_t i
+    if unit:
+        if dt == DT_F32:
+            memcpy(base + (off + tab[0]) * 4, vals, <size_t>L * 4)
+        else:
+            for i in range(L):
+                store_f32(base, off + tab[0] + i, dt, vals[i])
+    else:
+        for i in range(L):
+            store_f32(base, off + tab[i], dt, vals[i])
+
+
+# ------------------------------------------------------ forward, channel runs
+cdef inline void _lerp_rows1(float* out, const float* a, const float* b, float w, float m,
+                             int64_t L) noexcept nogil:
+    cdef int64_t i
+    for i in range(L):
+        out[i] = a[i] * w + b[i] * m
+
+
+cdef inline void _lerp_rows2(float* out, const float* c00, const float* c01,
+                             const float* c10, const float* c11, float wh, float mh,
+                             float ww, float mw, int64_t L) noexcept nogil:
+    cdef int64_t i
+    cdef float x0, x1
+    for i in range(L):
+        x0 = c00[i] * wh + c10[i] * mh
+        x1 = c01[i] * wh + c11[i] * mh
+        out[i] = x0 * ww + x1 * mw
+
+
+cdef inline void _lerp_rows3(float* out, const float** r, float wd, float md, float wh,
+                             float mh, float ww, float mw, int64_t L) noexcept nogil:
+    # r[kd*4 + kh*2 + kw]; D first, then H, then W
+    cdef int64_t i
+    cdef float a, b, x0, x1
+    cdef const float* c000 = r[0]
+    cdef const float* c001 = r[1]
+    cdef const float* c010 = r[2]
+    cdef const float* c011 = r[3]
+    cdef const float* c100 = r[4]
+    cdef const float* c101 = r[5]
+    cdef const float* c110 = r[6]
+    cdef const float* c111 = r[7]
+    for i in range(L):
+        a = c000[i] * wd + c100[i] * md
+        b = c010[i] * wd + c110[i] * md
+        x0 = a * wh + b * mh
+        a = c001[i] * wd + c101[i] * md
+        b = c011[i] * wd + c111[i] * md
+        x1 = a * wh + b * mh
+        out[i] = x0 * ww + x1 * mw
+
+
+cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
+    cdef int64_t oh = item % p.OH
+    cdef int64_t t_ = item // p.OH
+    cdef int64_t od = t_ % p.OD
+    cdef int64_t n = t_ // p.OD
+    cdef int ntaps = (1 << p.k) if p.linear else 1
+    cdef float* out = scratch
+    cdef float* old = scratch + p.L
+    cdef float* bufs = scratch + 2 * p.L
+    cdef const float* rows[8]
+    cdef int64_t sp[8]
+    cdef int64_t b1[MAXPO]
+    cdef int64_t ow, r, c0, L, sbase, dbase
+    cdef int t, kd, kh, kw, e
+    cdef bint direct
+    cdef float* dptr
+    cdef const float* sf = <const float*>p.src
+    for ow in range(p.OW):
+        for t in range(ntaps):
+            if p.linear:
+                kd = (t >> 2) & 1 if p.k == 3 else 0
+                kh = (t >> 1) & 1 if p.k >= 2 else 0
+                kw = t & 1
+                sp[t] = ((p.s1[0] if kd else p.s0[0])[od] + (p.s1[1] if kh else p.s0[1])[oh]
+                         + (p.s1[2] if kw else p.s0[2])[ow])
+            else:
+                sp[t] = p.s0[0][od] + p.s0[1][oh] + p.s0[2][ow]
+        dbase = p.dN[n] + p.dS[0][od] + p.dS[1][oh] + p.dS[2][ow]
+        for e in range(p.po.n):
+            if p.po.kind[e] == PO_BINARY:
+                b1[e] = (p.po.tab[e * 5][n] + p.po.tab[e * 5 + 2][od]
+                         + p.po.tab[e * 5 + 3][oh] + p.po.tab[e * 5 + 4][ow])
+        for r in range(p.nruns):
+            c0 = p.run_c0[r]
+            L = p.run_len[r]
+            sbase = p.sN[n]
+            for t in range(ntaps):
+                if p.run_sunit[r] and p.sdt == DT_F32:
+                    rows[t] = sf + sbase + sp[t] + p.sC[c0]
+                else:
+                    _load_row(p.src, sbase + sp[t], p.sC + c0, p.run_sunit[r], L, p.sdt,
+                              bufs + t * p.L)
+                    rows[t] = bufs + t * p.L
+            direct = p.run_dunit[r] and p.ddt == DT_F32 and p.po.n == 0
+            dptr = (<float*>p.dst) + dbase + p.dC[c0] if direct else out
+            if not p.linear:
+                memcpy(dptr, rows[0], <size_t>L * 4)
+            elif p.k == 1:
+                _lerp_rows1(dptr, rows[0], rows[1], p.wl[2][ow], p.wr[2][ow], L)
+            elif p.k == 2:
+                _lerp_rows2(dptr, rows[0], rows[1], rows[2], rows[3], p.wl[1][oh],
+                            p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], L)
+            else:
+                _lerp_rows3(dptr, rows, p.wl[0][od], p.wr[0][od], p.wl[1][oh], p.wr[1][oh],
+                            p.wl[2][ow], p.wr[2][ow], L)
+            if direct:
+                continue
+            if p.po.n:
+                if p.po.has_sum:
+                    _load_row(p.dst, dbase, p.dC + c0, p.run_dunit[r], L, p.ddt, old)
+                _post_ops(&p.po, out, old, L, b1, 1, c0)
+            _store_row(p.dst, dbase, p.dC + c0, p.run_dunit[r], L, p.ddt, out)
+
+
+# -------------------------------------------------------- forward, width rows
+cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
+    cdef int64_t oh = item % p.OH
+    cdef int64_t t_ = item // p.OH
+    cdef int64_t od = t_ % p.OD
+    t_ = t_ // p.OD
+    cdef int64_t c = t_ % p.C
+    cdef int64_t n = t_ // p.C
+    cdef float* out = scratch
+    cdef float* old = scratch + p.L
+    cdef float* bufs = scratch + 2 * p.L
+    cdef const float* rows[4]
+    cdef const int64_t* i0
+    cdef const int64_t* i1
+    cdef int64_t b1[MAXPO]
+    cdef int64_t ow, iw, base, dbase, OW = p.OW
+    cdef int t, nrows, kd, kh, e
+    cdef bint direct, f32src = p.sdt == DT_F32
+    cdef float* o
+    cdef float wd, md, wh, mh, x0, x1, a, b
+    cdef const float* ww = p.wl[2]
+    cdef const float* mw = p.wr[2]
+    cdef const float* r0
+    cdef const float* r1
+    cdef const float* r2
+    cdef const float* r3
+    # rows: index kd*2 + kh over the D and H taps that exist
+    nrows = 1
+    if p.linear:
+        nrows = 4 if p.k == 3 else (2 if p.k == 2 else 1)
+    for t in range(nrows):
+        kd = (t >> 1) & 1 if p.k == 3 else 0
+        kh = t & 1 if p.k >= 2 else 0
+        base = (p.sN[n] + p.sC[c] + (p.s1[0] if kd else p.s0[0])[od]
+                + (p.s1[1] if kh else p.s0[1])[oh])
+        if f32src:
+            rows[t] = (<const float*>p.src) + base
+        else:
+            for iw in range(p.IW):
+                bufs[t * p.L + iw] = load_f32(p.src, base + p.sWrow[iw], p.sdt)
+            rows[t] = bufs + t * p.L
+    if f32src:
+        i0 = p.s0[2]
+        i1 = p.s1[2]
+    else:
+        i0 = p.i0W
+        i1 = p.i1W
+    dbase = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[1][oh]
+    direct = p.dW_unit and p.ddt == DT_F32 and p.po.n == 0
+    o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
+    r0 = rows[0]
+    if not p.linear:
+        for ow in range(OW):
+            o[ow] = r0[i0[ow]]
+    elif p.k == 1:
+        for ow in range(OW):
+            o[ow] = r0[i0[ow]] * ww[ow] + r0[i1[ow]] * mw[ow]
+    elif p.k == 2:
+        r1 = rows[1]
+        wh = p.wl[1][oh]
+        mh = p.wr[1][oh]
+        for ow in range(OW):
+            x0 = r0[i0[ow]] * wh + r1[i0[ow]] * mh
+            x1 = r0[i1[ow]] * wh + r1[i1[ow]] * mh
+            o[ow] = x0 * ww[ow] + x1 * mw[ow]
+    else:
+        # rows[kd*2 + kh]
+        r1 = rows[1]
+        r2 = rows[2]
+        r3 = rows[3]
+        wd = p.wl[0][od]
+        md = p.wr[0][od]
+        wh = p.wl[1][oh]
+        mh = p.wr[1][oh]
+        for ow in range(OW):
+            a = r0[i0[ow]] * wd + r2[i0[ow]] * md
+            b = r1[i0[ow]] * wd + r3[i0[ow]] * md
+            x0 = a * wh + b * mh
+            a = r0[i1[ow]] * wd + r2[i1[ow]] * md
+            b = r1[i1[ow]] * wd + r3[i1[ow]] * md
+            x1 = a * wh + b * mh
+            o[ow] = x0 * ww[ow] + x1 * mw[ow]
+    if direct:
+        return
+    if p.po.n:
+        if p.po.has_sum:
+            _load_row(p.dst, dbase, p.dS[2], p.dW_unit, OW, p.ddt, old)
+        for e in range(p.po.n):
+            if p.po.kind[e] == PO_BINARY:
+                b1[e] = (p.po.tab[e * 5][n] + p.po.tab[e * 5 + 1][c]
+                         + p.po.tab[e * 5 + 2][od] + p.po.tab[e * 5 + 3][oh])
+        _post_ops(&p.po, out, old, OW, b1, 4, 0)
+    _store_row(p.dst, dbase, p.dS[2], p.dW_unit, OW, p.ddt, out)
+
+
+# ------------------------------------------------------------- backward
+cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
+    cdef int64_t ih = item % p.IH
+    cdef int64_t t_ = item // p.IH
+    cdef int64_t id_ = t_ % p.ID
+    cdef int64_t n = t_ // p.ID
+    cdef float* acc
+    cdef float* buf = scratch + p.L
+    cdef const float* row
+    cdef int64_t iw, r, c0, L, i, od, oh, ow, dbase, goff
+    cdef int kd, kh, kw
+    cdef float wd, wh, ww, v
+    cdef bint direct, gdirect
+    for iw in range(p.IW):
+        dbase = p.dN[n] + p.dS[0][id_] + p.dS[1][ih] + p.dS[2][iw]
+        for r in range(p.nruns):
+            c0 = p.run_c0[r]
+            L = p.run_len[r]
+            direct = p.run_dunit[r] and p.sdt == DT_F32
+            acc = (<float*>p.ds) + dbase + p.dC[c0] if direct else scratch
+            memset(acc, 0, <size_t>L * 4)
+            gdirect = p.run_gunit[r] and p.gdt == DT_F32
+            for kd in range(p.nroles[0]):
+                for kh in range(p.nroles[1]):
+                    for kw in range(p.nroles[2]):
+                        for od in range(p.rs[kd][id_], p.re[kd][id_]):
+                            wd = p.wt[kd][od]
+                            for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
+                                wh = p.wt[2 + kh][oh]
+                                for ow in range(p.rs[4 + kw][iw], p.re[4 + kw][iw]):
+                                    ww = p.wt[4 + kw][ow]
+                                    goff = p.gN[n] + p.gS[0][od] + p.gS[1][oh] + p.gS[2][ow]
+                                    if gdirect:
+                                        row = (<const float*>p.dd) + goff + p.gC[c0]
+                                    else:
+                                        _load_row(p.dd, goff, p.gC + c0, p.run_gunit[r], L,
+                                                  p.gdt, buf)
+                                        row = buf
+                                    if not p.linear:
+                                        for i in range(L):
+                                            acc[i] = acc[i] + row[i]
+                                    elif p.k == 1:
+                                        for i in range(L):
+                                            acc[i] = acc[i] + row[i] * ww
+                                    elif p.k == 2:
+                                        for i in range(L):
+                                            v = row[i] * wh
+                                            acc[i] = acc[i] + v * ww
+                                    else:
+                                        for i in range(L):
+                                            v = row[i] * wd
+                                            v = v * wh
+                                            acc[i] = acc[i] + v * ww
+            if not direct:
+                _store_row(p.ds, dbase, p.dC + c0, p.run_dunit[r], L, p.sdt, acc)
+
+
+cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
+    cdef int64_t ih = item % p.IH
+    cdef int64_t t_ = item // p.IH
+    cdef int64_t id_ = t_ % p.ID
+    t_ = t_ // p.ID
+    cdef int64_t c = t_ % p.C
+    cdef int64_t n = t_ // p.C
+    cdef float* acc
+    cdef float* buf = scratch + p.L
+    cdef const float* row
+    cdef const int64_t* idx
+    cdef const int64_t* rs
+    cdef const int64_t* re
+    cdef const float* wt
+    cdef int64_t iw, od, oh, ow, dbase, goff, IW = p.IW
+    cdef int kd, kh, kw
+    cdef float wd, wh, v, s
+    cdef bint direct = p.dW_unit and p.sdt == DT_F32
+    dbase = p.dN[n] + p.dC[c] + p.dS[0][id_] + p.dS[1][ih]
+    acc = (<float*>p.ds) + dbase + p.dS[2][0] if direct else scratch
+    memset(acc, 0, <size_t>IW * 4)
+    for kd in range(p.nroles[0]):
+        for kh in range(p.nroles[1]):
+            for kw in range(p.nroles[2]):
+                rs = p.rs[4 + kw]
+                re = p.re[4 + kw]
+                wt = p.wt[4 + kw]
+                for od in range(p.rs[kd][id_], p.re[kd][id_]):
+                    wd = p.wt[kd][od]
+                    for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
+                        wh = p.wt[2 + kh][oh]
+                        goff = p.gN[n] + p.gC[c] + p.gS[0][od] + p.gS[1][oh]
+                        if p.gdt == DT_F32:
+                            row = (<const float*>p.dd) + goff
+                            idx = p.gS[2]
+                        else:
+                            for ow in range(p.OW):
+                                buf[ow] = load_f32(p.dd, goff + p.gS[2][ow], p.gdt)
+                            row = buf
+                            idx = p.ident
+                        if not p.linear:
+                            for iw in range(IW):
+                                s = acc[iw]
+                                for ow in range(rs[iw], re[iw]):
+                                    s = s + row[idx[ow]]
+                                acc[iw] = s
+                        elif p.k == 1:
+                            for iw in range(IW):
+                                s = acc[iw]
+                                for ow in range(rs[iw], re[iw]):
+                                    s = s + row[idx[ow]] * wt[ow]
+                                acc[iw] = s
+                        elif p.k == 2:
+                            for iw in range(IW):
+                                s = acc[iw]
+                                for ow in range(rs[iw], re[iw]):
+                                    v = row[idx[ow]] * wh
+                                    s = s + v * wt[ow]
+                                acc[iw] = s
+                        else:
+                            for iw in range(IW):
+                                s = acc[iw]
+                                for ow in range(rs[iw], re[iw]):
+                                    v = row[idx[ow]] * wd
+                                    v = v * wh
+                                    s = s + v * wt[ow]
+                                acc[iw] = s
+    if not direct:
+        _store_row(p.ds, dbase, p.dS[2], p.dW_unit, IW, p.sdt, acc)
+
+
+# ------------------------------------------------------------ padding
+cdef void _zero_offsets(uint8_t* base, const int64_t* offs, int64_t n, int esize) noexcept nogil:
+    cdef int64_t i
+    for i in range(n):
+        memset(base + offs[i] * esize, 0, esize)
+
+
+def _arr64(a):
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _arrf(a):
+    return np.ascontiguousarray(a, dtype=np.float32)
+
+
+cdef class FwdPlan:
+    """A forward resampling plan; see dnnl/resampling.py ``_fwd_plan``."""
+    cdef Fwd p
+    cdef list keep
+    cdef int64_t nitems
+    cdef bint parallel
+    cdef cnp.ndarray pad
+    cdef int esize
+
+    def __init__(self, dict d):
+        cdef int a, e, j
+        cdef cnp.ndarray arr
+        cdef Fwd* p
+        self.keep = []
+
+        def I(x):
+            arr_ = _arr64(x)
+            self.keep.append(arr_)
+            return arr_
+
+        def F(x):
+            arr_ = _arrf(x)
+            self.keep.append(arr_)
+            return arr_
+
+        p = &self.p
+        p.k = d["k"]
+        p.linear = d["linear"]
+        p.inner = d["inner"]
+        p.N, p.C, p.OD, p.OH, p.OW = d["N"], d["C"], d["OD"], d["OH"], d["OW"]
+        p.IW = d["IW"]
+        p.sdt, p.ddt = d["sdt"], d["ddt"]
+        p.sN = _p64(I(d["sN"]))
+        p.sC = _p64(I(d["sC"]))
+        for a in range(3):
+            p.s0[a] = _p64(I(d["s0"][a]))
+            p.s1[a] = _p64(I(d["s1"][a]))
+            p.wl[a] = _pf(F(d["wl"][a]))
+            p.wr[a] = _pf(F(d["wr"][a]))
+            p.dS[a] = _p64(I(d["dS"][a]))
+        p.i0W = _p64(I(d["i0W"]))
+        p.i1W = _p64(I(d["i1W"]))
+        p.sWrow = _p64(I(d["sWrow"]))
+        p.dN = _p64(I(d["dN"]))
+        p.dC = _p64(I(d["dC"]))
+        p.dW_unit = d["dW_unit"]
+        runs = d["runs"]
+        p.nruns = len(runs[0])
+        p.run_c0 = _p64(I(runs[0]))
+        p.run_len = _p64(I(runs[1]))
+        arr = np.ascontiguousarray(runs[2], dtype=np.uint8)
+        self.keep.append(arr)
+        p.run_sunit = _pu8(arr)
+        arr = np.ascontiguousarray(runs[3], dtype=np.uint8)
+        self.keep.append(arr)
+        p.run_dunit = _pu8(arr)
+        p.L = d["L"]
+        po = d["post_ops"]
+        p.po.n = len(po)
+        p.po.has_sum = False
+        for e in range(len(po)):
+            ent = po[e]
+            p.po.kind[e] = ent["kind"]
+            p.po.alg[e] = ent.get("alg", 0)
+            p.po.a[e] = ent.get("alpha", 0.0)
+            p.po.b[e] = ent.get("beta", 0.0)
+            p.po.scale[e] = ent.get("scale", 1.0)
+            p.po.dt[e] = ent.get("dt", DT_F32)
+            p.po.ptr[e] = NULL
+            if ent["kind"] == PO_SUM:
+                p.po.has_sum = True
+            for j in range(5):
+                p.po.tab[e * 5 + j] = (_p64(I(ent["tabs"][j])) if ent["kind"] == PO_BINARY
+                                       else NULL)
+        if p.inner == 0:
+            self.nitems = p.N * p.OD * p.OH
+        else:
+            self.nitems = p.N * p.C * p.OD * p.OH
+        self.parallel = d["parallel"]
+        self.pad = _arr64(d["pad"])
+        self.esize = d["esize"]
+
+    def run(self, size_t src, size_t dst, list src1=None):
+        cdef Fwd q = self.p
+        cdef int e
+        cdef int64_t i, nitems = self.nitems
+        cdef float* scratch
+        cdef size_t nscr = <size_t>(2 + 8) * <size_t>max(q.L, 1) * 4
+        cdef bint par = self.parallel
+        cdef int64_t npad = self.pad.shape[0]
+        cdef const int64_t* pad = _p64(self.pad)
+        q.src = <const uint8_t*>src
+        q.dst = <uint8_t*>dst
+        if src1 is not None:
+            for e in range(q.po.n):
+                if src1[e] is not None:
+                    q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
+        with nogil:
+            if par and nitems > 1:
+                with parallel():
+                    scratch = <float*>malloc(nscr)
+                    if scratch != NULL:
+                        for i in prange(nitems, schedule="static"):
+                            if q.inner == 0:
+                                _fwd_c_item(&q, i, scratch)
+                            else:
+                                _fwd_w_item(&q, i, scratch)
+                        free(scratch)
+            else:
+                scratch = <float*>malloc(nscr)
+                if scratch != NULL:
+                    for i in range(nitems):
+                        if q.inner == 0:
+                            _fwd_c_item(&q, i, scratch)
+                        else:
+                            _fwd_w_item(&q, i, scratch)
+                    free(scratch)
+            if npad:
+                _zero_offsets(q.dst, pad, npad, self.esize)
+
+
+cdef class BwdPlan:
+    """A backward resampling plan; see dnnl/resampling.py ``_bwd_plan``."""
+    cdef Bwd p
+    cdef list keep
+    cdef int64_t nitems
+    cdef bint parallel
+    cdef cnp.ndarray pad
+    cdef int esize
+
+    def __init__(self, dict d):
+        cdef int a, j
+        cdef cnp.ndarray arr
+        cdef Bwd* p
+        self.keep = []
+
+        def I(x):
+            arr_ = _arr64(x)
+            self.keep.append(arr_)
+            return arr_
+
+        def F(x):
+            arr_ = _arrf(x)
+            self.keep.append(arr_)
+            return arr_
+
+        p = &self.p
+        p.k = d["k"]
+        p.linear = d["linear"]
+        p.inner = d["inner"]
+        p.N, p.C, p.ID, p.IH, p.IW, p.OW = d["N"], d["C"], d["ID"], d["IH"], d["IW"], d["OW"]
+        p.gdt, p.sdt = d["gdt"], d["sdt"]
+        p.gN = _p64(I(d["gN"]))
+        p.gC = _p64(I(d["gC"]))
+        p.dN = _p64(I(d["dN"]))
+        p.dC = _p64(I(d["dC"]))
+        for a in range(3):
+            p.gS[a] = _p64(I(d["gS"][a]))
+            p.dS[a] = _p64(I(d["dS"][a]))
+            p.nroles[a] = d["nroles"][a]
+        for j in range(6):
+            p.rs[j] = _p64(I(d["rs"][j]))
+            p.re[j] = _p64(I(d["re"][j]))
+            p.wt[j] = _pf(F(d["wt"][j]))
+        p.ident = _p64(I(np.arange(max(p.OW, 1))))
+        p.dW_unit = d["dW_unit"]
+        runs = d["runs"]
+        p.nruns = len(runs[0])
+        p.run_c0 = _p64(I(runs[0]))
+        p.run_len = _p64(I(runs[1]))
+        arr = np.ascontiguousarray(runs[2], dtype=np.uint8)
+        self.keep.append(arr)
+        p.run_gunit = _pu8(arr)
+        arr = np.ascontiguousarray(runs[3], dtype=np.uint8)
+        self.keep.append(arr)
+        p.run_dunit = _pu8(arr)
+        p.L = d["L"]
+        if p.inner == 0:
+            self.nitems = p.N * p.ID * p.IH
+        else:
+            self.nitems = p.N * p.C * p.ID * p.IH
+        self.parallel = d["parallel"]
+        self.pad = _arr64(d["pad"])
+        self.esize = d["esize"]
+
+    def run(self, size_t dd, size_t ds):
+        cdef Bwd q = self.p
+        cdef int64_t i, nitems = self.nitems
+        cdef float* scratch
+        cdef size_t nscr = <size_t>2 * <size_t>max(q.L, 1) * 4
+        cdef bint par = self.parallel
+        cdef int64_t npad = self.pad.shape[0]
+        cdef const int64_t* pad = _p64(self.pad)
+        q.dd = <const uint8_t*>dd
+        q.ds = <uint8_t*>ds
+        with nogil:
+            if par and nitems > 1:
+                with parallel():
+                    scratch = <float*>malloc(nscr)
+                    if scratch != NULL:
+                        for i in prange(nitems, schedule="static"):
+                            if q.inner == 0:
+                                _bwd_c_item(&q, i, scratch)
+                            else:
+                                _bwd_w_item(&q, i, scratch)
+                        free(scratch)
+            else:
+                scratch = <float*>malloc(nscr)
+                if scratch != NULL:
+                    for i in range(nitems):
+                        if q.inner == 0:
+                            _bwd_c_item(&q, i, scratch)
+                        else:
+                            _bwd_w_item(&q, i, scratch)
+                    free(scratch)
+            if npad:
+                _zero_offsets(q.ds, pad, npad, self.esize)
