@@ -95,10 +95,38 @@ def openmp_flags():
     return ["-fopenmp"] if ok else []
 
 
+def accepts(flag):
+    """True if the C compiler accepts ``flag``."""
+    cc = os.environ.get("CC", "gcc")
+    tmp = tempfile.mkdtemp()
+    try:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write("int main(void){return 0;}\n")
+        cmd = [cc, flag, src, "-o", os.path.join(tmp, "t")]
+        return subprocess.run(cmd, capture_output=True).returncode == 0
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def arch_flags():
+    """Vector instructions of the building machine (the package is built where
+    it runs). DNNL_PY_MARCH overrides: e.g. ``x86-64-v2``, or ``""`` for the
+    compiler's default. Results do not depend on it: -ffp-contract=off keeps
+    every operation separately rounded."""
+    march = os.environ.get("DNNL_PY_MARCH", "native")
+    if not march:
+        return []
+    flag = "-march=" + march
+    return [flag] if accepts(flag) else []
+
+
 def extensions():
     omp = openmp_flags()
     include = [numpy.get_include(), "include", "dnnl/_kernels"]
-    compile_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + omp
+    compile_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + arch_flags() + omp
     mods = [("dnnl._constants", "dnnl/_constants.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
     for fn in sorted(os.listdir(kdir)):

@@ -140,12 +140,50 @@ def _step(t):
     return step if (t == t[0] + step * np.arange(t.size)).all() else None
 
 
+def _block_units(md, d):
+    """Index units at which ``md`` splits logical dim ``d`` (innermost first)."""
+    units, u = [], 1
+    for blk, idx in reversed(list(zip(md.inner_blks, md.inner_idxs))):
+        if idx == d:
+            u *= blk
+            units.append(u)
+    return units
+
+
+def _split_dim(size, units, tables):
+    """Split one logical dim into sub-dims at ``units`` when every index space
+    is separable there: returns [(sub size, [sub table per kind])] or None."""
+    units = sorted(set(units))
+    if not units or size % units[-1] or any(b % a for a, b in zip(units, units[1:])):
+        return None
+    bounds = units[::-1] + [1]          # outermost unit first
+    sizes = [size // units[-1]] + [bounds[i] // bounds[i + 1] for i in range(len(units))]
+    subs = []
+    for n, unit in zip(sizes, bounds):
+        subs.append((n, [None if t is None else t[np.arange(n) * unit] - t[0]
+                         for t in tables]))
+    for k, t in enumerate(tables):      # separability, checked on the full range
+        if t is None:
+            continue
+        total = np.zeros(1, dtype=np.int64) + t[0]
+        for n, tabs in subs:
+            total = (total[:, None] + tabs[k][None, :]).reshape(-1)
+        if not np.array_equal(total, t):
+            return None
+    subs[0] = (subs[0][0], [None if t is None else sub + t[0]
+                            for t, sub in zip(tables, subs[0][1])])
+    return subs
+
+
 def build_plan(src_md, dst_md, quant, convert):
     """Loop order, collapsed per-dim tables and padding offsets for a reorder.
 
     ``quant``: ``(entry or None)`` for src scales, dst scales, src zp, dst zp.
-    Each loop dim of each index space is a table, or just a step when linear
-    (so contiguous runs are merged without materialising any table).
+    Blocked dims are split into their blocks where the split is exact, so most
+    layout pairs become a strided walk; each loop dim of each index space is
+    then a table, or just a step when linear (contiguous runs merge without
+    materialising any table). A 4-byte copy whose last two loop dims form a
+    transpose runs as cache tiles.
     """
     dims = src_md.dims
     nd = len(dims)
@@ -159,33 +197,47 @@ def build_plan(src_md, dst_md, quant, convert):
                  for e in quant]
     used = [k for k in range(6) if per_kind[k] is not None]
     consts = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
+    # Virtual dims: (size, [table per kind]); blocked dims split where exact.
+    vdims = []
+    for d in range(nd):
+        tables = [None if t is None else t[d] for t in per_kind]
+        subs = _split_dim(dims[d], _block_units(src_md, d) + _block_units(dst_md, d),
+                          tables) if dims[d] > 1 else None
+        vdims += subs if subs else [(dims[d], tables)]
 
     def granularity(t):
         return abs(int(t[1] - t[0])) if t.size > 1 else 0
 
     # Walk in the destination's order: innermost = finest dst granularity.
-    order = sorted(range(nd), key=lambda d: (dims[d] > 1, granularity(per_kind[1][d]),
-                                             granularity(per_kind[0][d])), reverse=True)
+    vdims.sort(key=lambda v: (v[0] > 1, granularity(v[1][1]), granularity(v[1][0])),
+               reverse=True)
     loop = []   # [size, {kind: table or int step}], outermost first
-    for d in order:
-        if dims[d] == 1:   # unit dims only shift the origin
+    for size, tables in vdims:
+        if size == 1:   # unit dims only shift the origin
             for k in used:
-                consts[k] += int(per_kind[k][d][0])
+                consts[k] += int(tables[k][0])
             continue
         entry = {}
         for k in used:
-            t = per_kind[k][d]
+            t = tables[k]
             step = _step(t)
             entry[k] = t if step is None else step
             if step is not None:
                 consts[k] += int(t[0])
         if loop and all(isinstance(loop[-1][1][k], int) and isinstance(entry[k], int)
-                        and loop[-1][1][k] == entry[k] * dims[d] for k in used):
-            loop[-1][0] *= dims[d]          # nested linear ranges: one longer run
+                        and loop[-1][1][k] == entry[k] * size for k in used):
+            loop[-1][0] *= size          # nested linear ranges: one longer run
             loop[-1][1] = entry
             continue
-        loop.append([dims[d], entry])
-    while len(loop) < 2:
+        loop.append([size, entry])
+    tile = None
+    if not convert and _dtypes.size(src_md.data_type) == 4 and len(loop) >= 2:
+        (na, a), (nb, b) = loop[-2], loop[-1]
+        steps = (a[0], b[1], b[0], a[1])   # src on A, dst on B, src on B, dst on A
+        if all(isinstance(t, int) for t in steps) and steps[:2] == (1, 1) \
+                and na >= 4 and nb >= 4:
+            tile = (b[0], a[1])
+    while len(loop) < (3 if tile else 2):
         loop.insert(0, [1, {k: 0 for k in used}])
     sizes = [size for size, _ in loop]
     tables, linear = [None] * 6, [None] * 6
@@ -209,7 +261,7 @@ def build_plan(src_md, dst_md, quant, convert):
     pad = _offsets.padding_offsets(dst_md)
     parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
     return Plan(sizes, tables, linear, convert, esize, int(src_md.data_type), int(ddt),
-                pad, parallel)
+                pad, parallel, tile)
 
 
 class reorder(primitive):

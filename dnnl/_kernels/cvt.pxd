@@ -253,10 +253,11 @@ cdef inline double f32_to_f64(float x) noexcept nogil:
 
 
 cdef inline uint16_t f32_to_bf16(float x) noexcept nogil:
+    # A select, not a branch, so that loops over it vectorise.
     cdef uint32_t u = f32_bits(x)
-    if (u & 0x7fffffffu) > 0x7f800000u:
-        return <uint16_t>((u >> 16) | 0x0040u)
-    return <uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16)
+    cdef uint32_t rne = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16
+    cdef uint32_t nan = (u >> 16) | 0x0040u
+    return <uint16_t>(nan if (u & 0x7fffffffu) > 0x7f800000u else rne)
 
 
 cdef inline uint16_t f32_to_f16(float x) noexcept nogil:

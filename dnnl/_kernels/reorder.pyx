@@ -23,15 +23,56 @@ from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from dnnl._kernels.cvt cimport (bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16,
-                                f32_to_s8, f32_to_s32, f32_to_u8, get_nibble,
+from dnnl._kernels.cvt cimport (bf16_to_f32, decode_run, encode_run, f32_to_bf16,
+                                f32_to_f16, f32_to_s8, f32_to_s32, f32_to_u8, get_nibble,
                                 load_f32, store_f32)
 
 cnp.import_array()
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    /* dst[a*ds + b] = src[a + b*ss] for a < na, b < nb (4-byte elements):
+       4x4 blocks transposed in registers, the edges element by element. */
+    static void dnnl_py_transpose32(const unsigned int *src, long long ss,
+                                    unsigned int *dst, long long ds,
+                                    long long na, long long nb) {
+        long long a = 0, b;
+    #if defined(__SSE2__)
+        for (; a + 4 <= na; a += 4) {
+            for (b = 0; b + 4 <= nb; b += 4) {
+                const unsigned int *s = src + a + b * ss;
+                __m128 r0 = _mm_loadu_ps((const float *)(s));
+                __m128 r1 = _mm_loadu_ps((const float *)(s + ss));
+                __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * ss));
+                __m128 r3 = _mm_loadu_ps((const float *)(s + 3 * ss));
+                _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+                unsigned int *d = dst + a * ds + b;
+                _mm_storeu_ps((float *)(d), r0);
+                _mm_storeu_ps((float *)(d + ds), r1);
+                _mm_storeu_ps((float *)(d + 2 * ds), r2);
+                _mm_storeu_ps((float *)(d + 3 * ds), r3);
+            }
+            for (; b < nb; ++b)
+                for (long long i = 0; i < 4; ++i)
+                    dst[(a + i) * ds + b] = src[a + i + b * ss];
+        }
+    #endif
+        for (; a < na; ++a)
+            for (b = 0; b < nb; ++b)
+                dst[a * ds + b] = src[a + b * ss];
+    }
+    """
+    void dnnl_py_transpose32(const uint32_t* src, long long ss, uint32_t* dst,
+                             long long ds, long long na, long long nb) noexcept nogil
+
 DEF MAXD = 13
 DEF NK = 6
 DEF CHUNK = 512
+DEF TILE = 32
 
 cdef enum:
     K_SRC = 0
@@ -60,6 +101,11 @@ cdef struct Params:
     int64_t lin[NK]          # innermost step when is_lin, else unused
     bint is_lin[NK]          # innermost dim linear: no table
     bint used[NK]
+    bint tile                 # 4-byte transpose of the last two loop dims
+    int64_t ntiles_a          # tiles along dim nd-2 and nd-1
+    int64_t ntiles_b
+    int64_t src_b_step        # src step along dim nd-1 (its step along nd-2 is 1)
+    int64_t dst_a_step        # dst step along dim nd-2 (its step along nd-1 is 1)
     bint convert              # 0: bit copy, 1: f32 path
     int esize                 # bytes per element for the bit copy (0: nibbles)
     int src_dt
@@ -73,17 +119,29 @@ cdef struct Params:
     float beta
 
 
-cdef inline void _offsets(const Params* p, int k, int64_t base, int64_t j0, int64_t n,
-                          int64_t* out) noexcept nogil:
-    cdef int64_t j, s = p.lin[k]
-    cdef const int64_t* t
+# Where a run of innermost elements lives in one index space:
+# element j is at ``base + j*step`` when ``table`` is NULL, else ``base + table[j]``.
+cdef struct Access:
+    int64_t base
+    int64_t step
+    const int64_t* table
+
+
+cdef inline Access _access(const Params* p, int k, int64_t base, int64_t j0) noexcept nogil:
+    cdef Access a
     if p.is_lin[k]:
-        for j in range(n):
-            out[j] = base + (j0 + j) * s
+        a.base = base + j0 * p.lin[k]
+        a.step = p.lin[k]
+        a.table = NULL
     else:
-        t = p.tab[k * MAXD + p.nd - 1] + j0
-        for j in range(n):
-            out[j] = base + t[j]
+        a.base = base
+        a.step = 0
+        a.table = p.tab[k * MAXD + p.nd - 1] + j0
+    return a
+
+
+cdef inline int64_t _at(Access a, int64_t j) noexcept nogil:
+    return a.base + (j * a.step if a.table == NULL else a.table[j])
 
 
 cdef inline int32_t _load_i32(const uint8_t* b, int64_t off, int dt) noexcept nogil:
@@ -100,26 +158,6 @@ cdef inline int32_t _load_i32(const uint8_t* b, int64_t off, int dt) noexcept no
     return nib
 
 
-cdef void _copy(const Params* p, const int64_t* so, const int64_t* do_, int64_t n) noexcept nogil:
-    cdef int64_t j
-    cdef int es = p.esize
-    if es == 4:
-        for j in range(n):
-            (<uint32_t*>p.dst)[do_[j]] = (<const uint32_t*>p.src)[so[j]]
-    elif es == 1:
-        for j in range(n):
-            p.dst[do_[j]] = p.src[so[j]]
-    elif es == 2:
-        for j in range(n):
-            (<uint16_t*>p.dst)[do_[j]] = (<const uint16_t*>p.src)[so[j]]
-    elif es == 8:
-        for j in range(n):
-            (<uint64_t*>p.dst)[do_[j]] = (<const uint64_t*>p.src)[so[j]]
-    else:  # nibbles
-        for j in range(n):
-            _set_nibble(p.dst, do_[j], get_nibble(p.src, so[j]))
-
-
 cdef inline void _set_nibble(uint8_t* b, int64_t off, uint8_t v) noexcept nogil:
     cdef int64_t i = off >> 1
     if off & 1:
@@ -128,96 +166,274 @@ cdef inline void _set_nibble(uint8_t* b, int64_t off, uint8_t v) noexcept nogil:
         b[i] = (b[i] & 0xF0) | (v & 0x0F)
 
 
-cdef void _load(const Params* p, const int64_t* so, int64_t n, float* buf) noexcept nogil:
-    cdef int64_t j
-    cdef int dt = p.src_dt
-    if dt == DT_F32:
+cdef void _copy(const Params* p, Access s, Access d, int64_t n) noexcept nogil:
+    """Bit copy of ``n`` elements (same data type, no attributes)."""
+    cdef int64_t j, ss = s.step, ds = d.step, sb = s.base, db = d.base
+    cdef int es = p.esize
+    if s.table == NULL and d.table == NULL:
+        if es and ss == 1 and ds == 1:
+            memcpy(p.dst + db * es, p.src + sb * es, n * es)
+        elif es == 4:
+            for j in range(n):
+                (<uint32_t*>p.dst)[db + j * ds] = (<const uint32_t*>p.src)[sb + j * ss]
+        elif es == 2:
+            for j in range(n):
+                (<uint16_t*>p.dst)[db + j * ds] = (<const uint16_t*>p.src)[sb + j * ss]
+        elif es == 1:
+            for j in range(n):
+                p.dst[db + j * ds] = p.src[sb + j * ss]
+        elif es == 8:
+            for j in range(n):
+                (<uint64_t*>p.dst)[db + j * ds] = (<const uint64_t*>p.src)[sb + j * ss]
+        else:
+            for j in range(n):
+                _set_nibble(p.dst, db + j * ds, get_nibble(p.src, sb + j * ss))
+        return
+    if es == 4:
         for j in range(n):
-            buf[j] = (<const float*>p.src)[so[j]]
-    elif dt == DT_S8:
+            (<uint32_t*>p.dst)[_at(d, j)] = (<const uint32_t*>p.src)[_at(s, j)]
+    elif es == 2:
         for j in range(n):
-            buf[j] = (<const int8_t*>p.src)[so[j]]
-    elif dt == DT_U8:
+            (<uint16_t*>p.dst)[_at(d, j)] = (<const uint16_t*>p.src)[_at(s, j)]
+    elif es == 1:
         for j in range(n):
-            buf[j] = p.src[so[j]]
-    elif dt == DT_BF16:
+            p.dst[_at(d, j)] = p.src[_at(s, j)]
+    elif es == 8:
         for j in range(n):
-            buf[j] = bf16_to_f32((<const uint16_t*>p.src)[so[j]])
-    elif dt == DT_F16:
-        for j in range(n):
-            buf[j] = f16_to_f32((<const uint16_t*>p.src)[so[j]])
+            (<uint64_t*>p.dst)[_at(d, j)] = (<const uint64_t*>p.src)[_at(s, j)]
     else:
         for j in range(n):
-            buf[j] = load_f32(p.src, so[j], dt)
+            _set_nibble(p.dst, _at(d, j), get_nibble(p.src, _at(s, j)))
 
 
-cdef void _store(const Params* p, const int64_t* do_, int64_t n, const float* buf) noexcept nogil:
-    cdef int64_t j
-    cdef int dt = p.dst_dt
+cdef void _load(const uint8_t* src, int dt, Access s, int64_t n, float* buf) noexcept nogil:
+    """buf[j] = f32 of element j of the run."""
+    cdef int64_t j, ss = s.step, sb = s.base
+    if s.table == NULL:
+        if ss == 1:
+            decode_run(src, sb, n, dt, buf)
+        elif dt == DT_F32:
+            for j in range(n):
+                buf[j] = (<const float*>src)[sb + j * ss]
+        elif dt == DT_BF16:
+            for j in range(n):
+                buf[j] = bf16_to_f32((<const uint16_t*>src)[sb + j * ss])
+        elif dt == DT_S8:
+            for j in range(n):
+                buf[j] = (<const int8_t*>src)[sb + j * ss]
+        elif dt == DT_U8:
+            for j in range(n):
+                buf[j] = src[sb + j * ss]
+        else:
+            for j in range(n):
+                buf[j] = load_f32(src, sb + j * ss, dt)
+        return
     if dt == DT_F32:
         for j in range(n):
-            (<float*>p.dst)[do_[j]] = buf[j]
-    elif dt == DT_S8:
-        for j in range(n):
-            (<int8_t*>p.dst)[do_[j]] = f32_to_s8(buf[j])
-    elif dt == DT_U8:
-        for j in range(n):
-            p.dst[do_[j]] = f32_to_u8(buf[j])
+            buf[j] = (<const float*>src)[_at(s, j)]
     elif dt == DT_BF16:
         for j in range(n):
-            (<uint16_t*>p.dst)[do_[j]] = f32_to_bf16(buf[j])
+            buf[j] = bf16_to_f32((<const uint16_t*>src)[_at(s, j)])
+    elif dt == DT_S8:
+        for j in range(n):
+            buf[j] = (<const int8_t*>src)[_at(s, j)]
+    elif dt == DT_U8:
+        for j in range(n):
+            buf[j] = src[_at(s, j)]
+    else:
+        for j in range(n):
+            buf[j] = load_f32(src, _at(s, j), dt)
+
+
+cdef void _store(uint8_t* dst, int dt, Access d, int64_t n, const float* buf) noexcept nogil:
+    """Element j of the run = buf[j] converted (saturate, round half to even)."""
+    cdef int64_t j, ds = d.step, db = d.base
+    if d.table == NULL:
+        if ds == 1:
+            encode_run(dst, db, n, dt, buf)
+        elif dt == DT_F32:
+            for j in range(n):
+                (<float*>dst)[db + j * ds] = buf[j]
+        elif dt == DT_S8:
+            for j in range(n):
+                (<int8_t*>dst)[db + j * ds] = f32_to_s8(buf[j])
+        elif dt == DT_U8:
+            for j in range(n):
+                dst[db + j * ds] = f32_to_u8(buf[j])
+        elif dt == DT_BF16:
+            for j in range(n):
+                (<uint16_t*>dst)[db + j * ds] = f32_to_bf16(buf[j])
+        else:
+            for j in range(n):
+                store_f32(dst, db + j * ds, dt, buf[j])
+        return
+    if dt == DT_F32:
+        for j in range(n):
+            (<float*>dst)[_at(d, j)] = buf[j]
+    elif dt == DT_S8:
+        for j in range(n):
+            (<int8_t*>dst)[_at(d, j)] = f32_to_s8(buf[j])
+    elif dt == DT_U8:
+        for j in range(n):
+            dst[_at(d, j)] = f32_to_u8(buf[j])
+    elif dt == DT_BF16:
+        for j in range(n):
+            (<uint16_t*>dst)[_at(d, j)] = f32_to_bf16(buf[j])
     elif dt == DT_F16:
         for j in range(n):
-            (<uint16_t*>p.dst)[do_[j]] = f32_to_f16(buf[j])
+            (<uint16_t*>dst)[_at(d, j)] = f32_to_f16(buf[j])
     elif dt == DT_S32:
         for j in range(n):
-            (<int32_t*>p.dst)[do_[j]] = f32_to_s32(buf[j])
+            (<int32_t*>dst)[_at(d, j)] = f32_to_s32(buf[j])
     else:
         for j in range(n):
-            store_f32(p.dst, do_[j], dt, buf[j])
+            store_f32(dst, _at(d, j), dt, buf[j])
+
+
+cdef inline bint _scalar(const Params* p, int k, const int64_t* base, int64_t j0,
+                         int64_t* at) noexcept nogil:
+    """True (and the index in ``at``) when index space k is constant on the run."""
+    cdef Access q
+    if not p.used[k]:
+        at[0] = -1
+        return True
+    q = _access(p, k, base[k], j0)
+    at[0] = q.base
+    return q.table == NULL and q.step == 0
+
+
+cdef inline int _esz(int dt) noexcept nogil:
+    return 4 if dt == DT_F32 or dt == DT_S32 else 2 if dt == DT_BF16 or dt == DT_F16 else 1
+
+
+cdef bint _fused_ok(int sdt, int ddt) noexcept nogil:
+    if sdt == DT_F32:
+        return (ddt == DT_S8 or ddt == DT_U8 or ddt == DT_BF16 or ddt == DT_F16
+                or ddt == DT_F32 or ddt == DT_S32)
+    return ddt == DT_F32 and (sdt == DT_S8 or sdt == DT_U8 or sdt == DT_BF16)
+
+
+cdef void _fused_run(int sdt, int ddt, const uint8_t* src, uint8_t* dst, int64_t n,
+                     float a, float dv, float z) noexcept nogil:
+    """dst[j] = cvt(a * src[j] / dv + z) on contiguous runs (local pointers, so
+    the compiler can vectorise)."""
+    cdef int64_t j
+    cdef const float* xf = <const float*>src
+    cdef const int8_t* xs8 = <const int8_t*>src
+    cdef const uint16_t* xbf = <const uint16_t*>src
+    cdef int8_t* os8 = <int8_t*>dst
+    cdef uint16_t* o16 = <uint16_t*>dst
+    cdef float* of = <float*>dst
+    cdef int32_t* os32 = <int32_t*>dst
+    if sdt == DT_F32:
+        if ddt == DT_S8:
+            for j in range(n):
+                os8[j] = f32_to_s8(a * xf[j] / dv + z)
+        elif ddt == DT_U8:
+            for j in range(n):
+                dst[j] = f32_to_u8(a * xf[j] / dv + z)
+        elif ddt == DT_BF16:
+            for j in range(n):
+                o16[j] = f32_to_bf16(a * xf[j] / dv + z)
+        elif ddt == DT_F16:
+            for j in range(n):
+                o16[j] = f32_to_f16(a * xf[j] / dv + z)
+        elif ddt == DT_F32:
+            for j in range(n):
+                of[j] = a * xf[j] / dv + z
+        else:
+            for j in range(n):
+                os32[j] = f32_to_s32(a * xf[j] / dv + z)
+    elif sdt == DT_S8:
+        for j in range(n):
+            of[j] = a * <float>xs8[j] / dv + z
+    elif sdt == DT_U8:
+        for j in range(n):
+            of[j] = a * <float>src[j] / dv + z
+    else:
+        for j in range(n):
+            of[j] = a * bf16_to_f32(xbf[j]) / dv + z
+
+
+cdef bint _fused(const Params* p, const int64_t* base, int64_t j0, int64_t n,
+                 Access s, Access d) noexcept nogil:
+    """One vectorisable pass for contiguous runs with run-constant scales.
+
+    Multiplying or dividing by an absent scale of 1 is exact, so the loops
+    need no branches: dst = cvt(a * x / dv + z), as the reference computes.
+    """
+    cdef int64_t ia, id_, iz, j
+    cdef float a = 1.0, dv = 1.0, z = 0.0
+    if (p.used[K_SZP] or p.beta != 0 or s.table != NULL or d.table != NULL
+            or s.step != 1 or d.step != 1 or not _fused_ok(p.src_dt, p.dst_dt)):
+        return False
+    if not (_scalar(p, K_SSC, base, j0, &ia) and _scalar(p, K_DSC, base, j0, &id_)
+            and _scalar(p, K_DZP, base, j0, &iz)):
+        return False
+    if ia >= 0:
+        a = p.ssc[ia]
+    if id_ >= 0:
+        dv = p.dsc[id_]
+    if iz >= 0:
+        z = <float>p.dzp[iz]
+    _fused_run(p.src_dt, p.dst_dt, p.src + s.base * _esz(p.src_dt),
+               p.dst + d.base * _esz(p.dst_dt), n, a, dv, z)
+    return True
 
 
 cdef void _convert(const Params* p, const int64_t* base, int64_t j0, int64_t n,
-                   const int64_t* so, const int64_t* do_) noexcept nogil:
+                   Access s, Access d) noexcept nogil:
+    """simple:any's arithmetic on one run, through an f32 buffer."""
+    if _fused(p, base, j0, n, s, d):
+        return
     cdef float buf[CHUNK]
-    cdef int64_t idx[CHUNK]
+    cdef float old[CHUNK]
     cdef int64_t j
-    cdef int32_t x, z
-    cdef float beta = p.beta
+    cdef int32_t x
+    cdef float beta = p.beta, v
+    cdef Access q
     if p.used[K_SZP]:   # integer source: subtract the zero point in int32
-        _offsets(p, K_SZP, base[K_SZP], j0, n, idx)
+        q = _access(p, K_SZP, base[K_SZP], j0)
         for j in range(n):
-            x = _load_i32(p.src, so[j], p.src_dt)
-            z = p.szp[idx[j]]
-            buf[j] = <float>(<int32_t>(<uint32_t>x - <uint32_t>z))
+            x = _load_i32(p.src, _at(s, j), p.src_dt)
+            buf[j] = <float>(<int32_t>(<uint32_t>x - <uint32_t>p.szp[_at(q, j)]))
     else:
-        _load(p, so, n, buf)
+        _load(p.src, p.src_dt, s, n, buf)
     if p.used[K_SSC]:
-        _offsets(p, K_SSC, base[K_SSC], j0, n, idx)
-        for j in range(n):
-            buf[j] = p.ssc[idx[j]] * buf[j]
+        q = _access(p, K_SSC, base[K_SSC], j0)
+        if q.table == NULL and q.step == 0:
+            v = p.ssc[q.base]
+            for j in range(n):
+                buf[j] = v * buf[j]
+        else:
+            for j in range(n):
+                buf[j] = p.ssc[_at(q, j)] * buf[j]
     if beta != 0:
+        _load(p.dst, p.dst_dt, d, n, old)
         for j in range(n):
-            buf[j] = buf[j] + beta * load_f32(p.dst, do_[j], p.dst_dt)
+            buf[j] = buf[j] + beta * old[j]
     if p.used[K_DSC]:
-        _offsets(p, K_DSC, base[K_DSC], j0, n, idx)
-        for j in range(n):
-            buf[j] = buf[j] / p.dsc[idx[j]]
+        q = _access(p, K_DSC, base[K_DSC], j0)
+        if q.table == NULL and q.step == 0:
+            v = p.dsc[q.base]
+            for j in range(n):
+                buf[j] = buf[j] / v
+        else:
+            for j in range(n):
+                buf[j] = buf[j] / p.dsc[_at(q, j)]
     if p.used[K_DZP]:
-        _offsets(p, K_DZP, base[K_DZP], j0, n, idx)
+        q = _access(p, K_DZP, base[K_DZP], j0)
         for j in range(n):
-            buf[j] = buf[j] + <float>p.dzp[idx[j]]
-    else:
+            buf[j] = buf[j] + <float>p.dzp[_at(q, j)]
+    else:   # oneDNN always adds the (zero) dst zero point: -0 becomes +0
         for j in range(n):
-            buf[j] = buf[j] + 0.0
-    _store(p, do_, n, buf)
+            buf[j] = buf[j] + <float>0.0
+    _store(p.dst, p.dst_dt, d, n, buf)
 
 
 cdef void _item(const Params* p, int64_t item) noexcept nogil:
-    """One work item: CHUNK innermost elements at one outer position."""
+    """One work item: up to CHUNK innermost elements at one outer position."""
     cdef int64_t base[NK]
-    cdef int64_t so[CHUNK]
-    cdef int64_t do_[CHUNK]
     cdef int64_t rest = item // p.nchunks
     cdef int64_t j0 = (item % p.nchunks) * CHUNK
     cdef int64_t n = p.sizes[p.nd - 1] - j0
@@ -233,15 +449,38 @@ cdef void _item(const Params* p, int64_t item) noexcept nogil:
         for k in range(NK):
             if p.used[k]:
                 base[k] += p.tab[k * MAXD + d][c]
-    _offsets(p, K_SRC, base[K_SRC], j0, n, so)
-    _offsets(p, K_DST, base[K_DST], j0, n, do_)
+    cdef Access s = _access(p, K_SRC, base[K_SRC], j0)
+    cdef Access dd = _access(p, K_DST, base[K_DST], j0)
     if p.convert:
-        _convert(p, base, j0, n, so, do_)
-    elif (p.esize and p.is_lin[K_SRC] and p.is_lin[K_DST] and p.lin[K_SRC] == 1
-          and p.lin[K_DST] == 1):
-        memcpy(p.dst + do_[0] * p.esize, p.src + so[0] * p.esize, n * p.esize)
+        _convert(p, base, j0, n, s, dd)
     else:
-        _copy(p, so, do_, n)
+        _copy(p, s, dd, n)
+
+
+cdef void _tile_item(const Params* p, int64_t item) noexcept nogil:
+    """One TILE x TILE block of a transpose: src contiguous along dim nd-2,
+    dst contiguous along dim nd-1."""
+    cdef int64_t tb = item % p.ntiles_b
+    cdef int64_t rest = item // p.ntiles_b
+    cdef int64_t ta = rest % p.ntiles_a
+    cdef int64_t sbase = 0, dbase = 0, c, na, nb
+    cdef int d
+    rest = rest // p.ntiles_a
+    for d in range(p.nd - 3, -1, -1):
+        c = rest % p.sizes[d]
+        rest = rest // p.sizes[d]
+        sbase += p.tab[K_SRC * MAXD + d][c]
+        dbase += p.tab[K_DST * MAXD + d][c]
+    na = p.sizes[p.nd - 2] - ta * TILE
+    nb = p.sizes[p.nd - 1] - tb * TILE
+    if na > TILE:
+        na = TILE
+    if nb > TILE:
+        nb = TILE
+    sbase += ta * TILE + tb * TILE * p.src_b_step
+    dbase += ta * TILE * p.dst_a_step + tb * TILE
+    dnnl_py_transpose32(<const uint32_t*>p.src + sbase, p.src_b_step,
+                        <uint32_t*>p.dst + dbase, p.dst_a_step, na, nb)
 
 
 cdef class Plan:
@@ -254,7 +493,7 @@ cdef class Plan:
     cdef readonly bint parallel
 
     def __init__(self, sizes, tables, linear, bint convert, int esize, int src_dt,
-                 int dst_dt, pad_offsets, bint parallel):
+                 int dst_dt, pad_offsets, bint parallel, tile=None):
         """``tables[k][d]``: int64 array over loop dim ``d`` for index space ``k``
         (``tables[k]`` None when unused; the innermost table None when linear);
         ``linear[k]``: the innermost step when linear, else None."""
@@ -281,6 +520,13 @@ cdef class Plan:
                     if arr.size:
                         view = arr
                         self.p.tab[k * MAXD + d] = &view[0]
+        self.p.tile = tile is not None
+        if tile is not None:   # (src step along nd-1, dst step along nd-2)
+            self.p.src_b_step, self.p.dst_a_step = tile
+            self.p.ntiles_a = (sizes[nd - 2] + TILE - 1) // TILE
+            self.p.ntiles_b = (sizes[nd - 1] + TILE - 1) // TILE
+            self.nitems = (n_outer // sizes[nd - 2] * self.p.ntiles_a * self.p.ntiles_b
+                           if all(sizes) else 0)
         self.p.convert = convert
         self.p.esize = esize
         self.p.src_dt = src_dt
@@ -303,7 +549,13 @@ cdef class Plan:
         p.dzp = <const int32_t*>dzp
         p.beta = beta
         with nogil:
-            if self.parallel:
+            if p.tile and self.parallel:
+                for i in prange(n, schedule="static"):
+                    _tile_item(&p, i)
+            elif p.tile:
+                for i in range(n):
+                    _tile_item(&p, i)
+            elif self.parallel:
                 for i in prange(n, schedule="static"):
                     _item(&p, i)
             else:
