@@ -33,3 +33,25 @@ sub = blocked.get_desc().submemory_desc([2, 8, 3, 4], [0, 8, 0, 0])
 view = dnnl.memory(sub, eng, blocked.get_data_handle())
 print("\nsub-memory %r" % sub)
 print("matches x[:, 8:16]:", bool((view.to_numpy() == x[:, 8:16]).all()))
+
+# Reorder: plain to blocked, and f32 quantized to s8 with one scale per channel.
+strm = dnnl.stream(eng)
+plain = dnnl.memory(dnnl.memory.desc(dims, dt.f32, tag.nchw), eng)
+plain.from_numpy(x)
+reordered = dnnl.memory(dnnl.memory.desc(dims, dt.f32, tag.nChw8c), eng)
+dnnl.reorder(plain, reordered).execute(strm, plain, reordered)
+print("\nreorder nchw -> nChw8c: same bytes as the hand-filled blocked buffer:",
+      bool((reordered.map_data() == blocked.map_data()).all()))
+
+attr = dnnl.primitive_attr()
+attr.set_scales_mask(dnnl.DNNL_ARG_DST, 2)          # mask 2: per channel (dim 1)
+scales = np.linspace(1.0, 4.0, dims[1]).astype(np.float32)
+q = dnnl.memory(dnnl.memory.desc(dims, dt.s8, tag.nhwc), eng)
+dnnl.reorder(plain, q, attr).execute(strm, {
+    dnnl.DNNL_ARG_FROM: plain, dnnl.DNNL_ARG_TO: q,
+    dnnl.DNNL_ARG_ATTR_SCALES | dnnl.DNNL_ARG_TO: dnnl.memory(
+        dnnl.memory.desc([dims[1]], dt.f32, tag.a), eng, scales)})
+print("f32 -> s8 nhwc, dst = saturate(round(x / scale[c])):")
+print("  x[0, :4, 0, 0] =", x[0, :4, 0, 0], "scales", scales[:4])
+print("  q[0, :4, 0, 0] =", q.to_numpy()[0, :4, 0, 0])
+print("  saturated at 127 from x =", x[0, 3, 0, 0] / scales[3] > 127)
