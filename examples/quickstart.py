@@ -54,4 +54,5 @@ dnnl.reorder(plain, q, attr).execute(strm, {
 print("f32 -> s8 nhwc, dst = saturate(round(x / scale[c])):")
 print("  x[0, :4, 0, 0] =", x[0, :4, 0, 0], "scales", scales[:4])
 print("  q[0, :4, 0, 0] =", q.to_numpy()[0, :4, 0, 0])
-print("  saturated at 127 from x =", x[0, 3, 0, 0] / scales[3] > 127)
+print("  x[1, 16, 2, 3] / scale = %.1f saturates to %d" % (
+    x[1, 16, 2, 3] / scales[16], q.to_numpy()[1, 16, 2, 3]))
