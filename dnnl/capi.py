@@ -186,13 +186,13 @@ _KIND_FOR = {}          # primitive-descriptor class -> primitive class
 
 def _prim_class(pd):
     if not _KIND_FOR:
-        for name in ("reorder", "resampling_forward", "resampling_backward"):
-            cls = getattr(dnnl, name, None)
-            if cls is None:
-                mod = sys.modules.get("dnnl.resampling")
-                cls = getattr(mod, name, None) if mod else None
-            if cls is not None and hasattr(cls, "primitive_desc"):
-                _KIND_FOR[cls.primitive_desc] = cls
+        classes = [dnnl.reorder]
+        try:
+            classes += list(_resampling())
+        except Exception:
+            pass
+        for cls in classes:
+            _KIND_FOR[cls.primitive_desc] = cls
     for pd_cls, cls in _KIND_FOR.items():
         if isinstance(pd, pd_cls):
             return cls
@@ -268,7 +268,7 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
     if w == _q.memory_consumption_s64:
         return _b.put(res, _I64, pd.query_s64(w))
     getter = {_q.prop_kind: "get_prop_kind", _q.alg_kind: "get_algorithm",
-              _q.factors: "get_factors"}.get(w)
+              _q.factors: "query_factors"}.get(w)
     if getter is None or not hasattr(pd, getter):
         raise _unimpl("query %d is not supported by %r" % (w, pd))
     v = getattr(pd, getter)()
@@ -353,7 +353,8 @@ def dnnl_primitive_execute(primitive, stream, nargs, args):
     prim = _obj(primitive, "primitive")
     strm = _obj(stream, "stream")
     amap = _exec_args(nargs, args)
-    if prim.get_primitive_desc().get_engine() != strm.get_engine():
+    if prim.get_primitive_desc().get_engine() is not strm.get_engine():
+        # engines are objects: two dnnl_engine_create calls make two engines
         raise _invalid("the primitive and the stream have different engines")
     prim.execute(strm, amap)
 
@@ -1212,8 +1213,8 @@ def dnnl_resampling_forward_primitive_desc_create(primitive_desc, engine, prop_k
     src = _opt(src_desc, "md", "src_desc")
     dst = _opt(dst_desc, "md", "dst_desc")
     f = _factors(factors, src) if src is not None else None
-    pd = fwd.primitive_desc(eng.obj, _i(prop_kind), _i(alg_kind), f, src, dst,
-                            _opt(attr, "attr"))
+    head = (eng.obj, _i(prop_kind), _i(alg_kind)) + (() if f is None else (f,))
+    pd = fwd.primitive_desc(*(head + (src, dst, _opt(attr, "attr"))))
     _new_out(primitive_desc, "pd", pd, {"engine": _b.handle_id(engine)})
 
 
@@ -1233,8 +1234,14 @@ def dnnl_resampling_backward_primitive_desc_create(primitive_desc, engine, alg_k
     dsrc = _opt(diff_src_desc, "md", "diff_src_desc")
     ddst = _opt(diff_dst_desc, "md", "diff_dst_desc")
     f = _factors(factors, dsrc) if dsrc is not None else None
-    pd = bwd.primitive_desc(eng.obj, _i(alg_kind), f, dsrc, ddst,
-                            _opt(hint_fwd_pd, "pd", "hint_fwd_pd"), _opt(attr, "attr"))
+    hint = _opt(hint_fwd_pd, "pd", "hint_fwd_pd")
+    if f is None:
+        args = (eng.obj, _i(alg_kind), dsrc, ddst, hint)
+    elif ddst is None:     # the (factors, diff_src, hint) form
+        args = (eng.obj, _i(alg_kind), f, dsrc, hint)
+    else:
+        args = (eng.obj, _i(alg_kind), f, dsrc, ddst, hint)
+    pd = bwd.primitive_desc(*(args + (_opt(attr, "attr"),)))
     _new_out(primitive_desc, "pd", pd, {"engine": _b.handle_id(engine)})
 
 
