@@ -185,10 +185,14 @@ def make_md(spec, runtime=False):
     return dnnl.memory.desc(list(dims), dt, None if extra is None else list(extra))
 
 
-def buffer_bytes(md):
-    """Bytes a test buffer for ``md`` needs (layout, offset0 included)."""
+def buffer_bytes(md, spec=None):
+    """Bytes a test buffer for ``md`` needs (layout, offset0 included; the
+    parent's size too for a sub-memory ``spec``)."""
     from dnnl.memory import span_bytes
-    return max(span_bytes(md), md.get_size())
+    n = max(span_bytes(md), md.get_size())
+    if spec is not None and spec[0] == "sub":
+        n = max(n, buffer_bytes(make_md(spec[1]), spec[1]))
+    return n
 
 
 def value_bytes(values, dt):
@@ -236,10 +240,10 @@ def run_ours(src_spec, src_bytes, dst_spec, dst_init_bytes=None, scales=None,
         else:
             pd = dnnl.reorder.primitive_desc(eng, smd, eng, dmd, attr)
         prim = dnnl.reorder(pd)
-        sbuf = np.zeros(buffer_bytes(smd) + 16, np.uint8)
+        sbuf = np.zeros(buffer_bytes(smd, src_spec) + 16, np.uint8)
         sb = np.frombuffer(bytes(src_bytes), np.uint8)[:sbuf.size]
         sbuf[:sb.size] = sb
-        dsize = buffer_bytes(dmd)
+        dsize = buffer_bytes(dmd, dst_spec)
         dbuf = np.zeros(dsize + 16, np.uint8)
         if dst_init_bytes is not None:
             db = np.frombuffer(bytes(dst_init_bytes), np.uint8)[:dbuf.size]
@@ -286,12 +290,12 @@ def expected_bytes(src_spec, src_bytes, dst_spec, dst_init_bytes=None, scales=No
     import dnnl
     smd, dmd = make_md(src_spec), make_md(dst_spec)
     sdt, ddt = int(smd.data_type), int(dmd.data_type)
-    size = buffer_bytes(dmd)
+    size = buffer_bytes(dmd, dst_spec)
     init = np.zeros(size, np.uint8)
     if dst_init_bytes is not None:
         db = np.frombuffer(bytes(dst_init_bytes), np.uint8)[:size]
         init[:db.size] = db
-    sbuf = np.zeros(buffer_bytes(smd) + 16, np.uint8)
+    sbuf = np.zeros(buffer_bytes(smd, src_spec) + 16, np.uint8)
     sb = np.frombuffer(bytes(src_bytes), np.uint8)[:sbuf.size]
     sbuf[:sb.size] = sb
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
@@ -571,7 +575,7 @@ def src_bytes_for(spec, logical, dt):
     layout, with garbage in the padding and gaps (never read)."""
     md = make_md(spec)
     rng = np.random.default_rng(len(logical.reshape(-1)))
-    buf = rng.integers(0, 256, buffer_bytes(md), dtype=np.uint8)
+    buf = rng.integers(0, 256, buffer_bytes(md, spec), dtype=np.uint8)
     code = R.encode(np.asarray(logical, np.float32), int(md.data_type)) \
         if dt not in INTEGRAL_NAMES else np.asarray(logical, np.int64)
     if dt in ("s4", "u4"):
@@ -647,7 +651,7 @@ def random_problem(ch, rng, pair=None, allow_sub=True):
     if ch.chance(0.3):
         sum_ = (ch.choice([1.0, 0.5, 0.0, 2.0, -1.0, 0.25]), 0, None)
     src = random_values(rng, _nelems(dims), sdt).reshape(dims)
-    init = rng.integers(0, 256, buffer_bytes(make_md(dst_spec)), dtype=np.uint8)
+    init = rng.integers(0, 256, buffer_bytes(make_md(dst_spec), dst_spec), dtype=np.uint8)
     if sum_ is not None and ddt not in INTEGRAL_NAMES:
         # finite old values for float destinations
         dmd = make_md(dst_spec)
