@@ -39,7 +39,8 @@ TAGS = {
 NUM_PROBLEMS = 2400
 RESULTS = {"problems": 0, "exact": 0, "within_tol": 0, "f16_vs_reference": 0,
            "status_cases": 0, "vs_oracle": 0, "backward": 0, "linear": 0,
-           "post_ops": 0, "blocked_or_strided": 0, "nonzero_outputs": 0}
+           "post_ops": 0, "blocked_or_strided": 0, "nonzero_outputs": 0,
+           "nearest_bwd_policy_shapes": 0}
 
 
 # ------------------------------------------------------------------ helpers
@@ -189,6 +190,37 @@ def _ours_bwd(alg, ds_spec, dd_spec, dd_bytes, init):
     return bytes(ds._bytes()), ds
 
 
+def _ref_any_nearest_ranges(n_in, n_out):
+    """ref:any's backward-nearest ranges (spec §9.1): F = OUT/IN in f32,
+    o in [ceil(i*F - 0.5), ceil((i+1)*F - 0.5))."""
+    f = np.float32(n_out) / np.float32(n_in)
+    i = np.arange(n_in + 1).astype(np.float32)
+    b = (i * f - np.float32(0.5)).astype(np.float32)
+    c = R.ceil_index(b)
+    return np.minimum(c[:-1], n_out), np.minimum(c[1:], n_out)
+
+
+def nearest_bwd_deviates(in_spatial, out_spatial):
+    """True where ref:any's backward nearest is not the transpose of the forward
+    mapping (our policy): such shapes are checked against dnnl.testing instead."""
+    for n_in, n_out in zip(in_spatial, out_spatial):
+        lo, hi = _ref_any_nearest_ranges(n_in, n_out)
+        idx = R.nearest_map(n_in, n_out)
+        tlo = np.searchsorted(idx, np.arange(n_in), "left")
+        thi = np.searchsorted(idx, np.arange(n_in), "right")
+        if not ((lo == tlo) & (hi == thi) | (lo >= hi) & (tlo >= thi)).all():
+            return True
+    return False
+
+
+def test_policy_shapes_are_the_spec_ones():
+    # spec §9.1: (28, 2), (14, 57), (22, 29), (26, 7) deviate; 2x up/down do not
+    for shape in [(28, 2), (14, 57), (22, 29), (26, 7)]:
+        assert nearest_bwd_deviates([shape[0]], [shape[1]])
+    for shape in [(56, 112), (112, 56), (4, 8), (7, 3)]:
+        assert not nearest_bwd_deviates([shape[0]], [shape[1]])
+
+
 def _spatial(rng, k, mode):
     ins, outs = [], []
     for _ in range(k):
@@ -233,6 +265,10 @@ def _run_problem(orc, seed):
     src_spec = _layout_spec(rng, p["sdims"], sdt)
     dst_spec = _layout_spec(rng, p["ddims"], ddt)
     use_oracle = sdt in ORACLE_DTS and ddt in ORACLE_DTS
+    if p["backward"] and alg == A.resampling_nearest and nearest_bwd_deviates(
+            p["sdims"][2:], p["ddims"][2:]):
+        use_oracle = False          # our policy: the exact transpose (spec §9.1)
+        RESULTS["nearest_bwd_policy_shapes"] += 1
     if not p["backward"]:
         prop = dnnl.prop_kind.forward_training if rng.random() < 0.5 else \
             dnnl.prop_kind.forward_inference
@@ -295,7 +331,7 @@ def test_generated_problems(oracle, chunk):
         RESULTS["problems"] += 1
         exact, err = _same(ours, theirs, dt)
         if info is None:
-            RESULTS["f16_vs_reference"] += 1
+            RESULTS["f16_vs_reference"] += 1   # (and policy shapes)
         else:
             RESULTS["vs_oracle"] += 1
             RESULTS["backward"] += info[2] == "bwd"
