@@ -40,12 +40,21 @@ def _address_of(handle):
 
 
 def span_bytes(md):
-    """Bytes a buffer needs from its handle: the layout plus ``offset0``."""
+    """Bytes a buffer needs from its handle: every element and padding position
+    the layout can reach, ``offset0`` included.
+
+    This is at least ``get_size() + offset0`` bytes; it is more for a
+    sub-memory whose padded dims are smaller than a block, where oneDNN's
+    ``get_size`` reports 0 (so nothing is ever accessed out of bounds).
+    """
     if md.ndims == 0 or md.format_kind != format_kind.blocked or 0 in md.dims:
         return 0
-    elems = md.get_size() * (2 if md.data_type in _dtypes.SUB_BYTE else 1)
-    elems = elems // _dtypes.size(md.data_type) + md.offset0
-    if md.data_type in _dtypes.SUB_BYTE:
+    table, starts, sizes = _offsets.dim_tables(md, padded=True)
+    last = md.offset0 + sum(int(table[s:s + n].max()) for s, n in zip(starts, sizes))
+    sub_byte = md.data_type in _dtypes.SUB_BYTE
+    size = md.get_size() * (2 if sub_byte else 1) // _dtypes.size(md.data_type)
+    elems = max(last + 1, size + md.offset0)
+    if sub_byte:
         return (elems + 1) // 2
     return elems * _dtypes.size(md.data_type)
 
