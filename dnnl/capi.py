@@ -1385,7 +1385,7 @@ def _names(c_type, prefix=""):
     out = {}
     for m in cls:
         name = m.name
-        if name in ("max", "last"):
+        if name in ("max", "last") and c_type != "dnnl_format_kind_t":
             name = cls.__name__ + "_" + name
         elif name != "undef":
             name = prefix + name
@@ -1395,7 +1395,7 @@ def _names(c_type, prefix=""):
 
 # Members oneDNN 3.13's debug strings do not know (measured: "unknown ...").
 _UNKNOWN = {"dnnl_data_type_t": {"f4_e3m0"}, "dnnl_sparse_encoding_t": {"grouped"},
-            "dnnl_format_kind_t": {"opaque", "host_scalar"}}
+            "dnnl_format_kind_t": {"opaque", "host_scalar"}, "dnnl_cpu_isa_t": {"avx10_2_ace"}}
 
 
 def _to_str(c_type, short, prefix=""):

@@ -114,6 +114,14 @@ def read_from_dnnl_memory(lib, data, mem):
     ctypes.memmove(data.ctypes.data, handle, data.nbytes)
 
 
+def impl_name(lib, pd):
+    """The implementation a primitive descriptor uses (``dnnl_query_impl_info_str``)."""
+    s = ctypes.c_char_p()
+    from dnnl.capi import dnnl_query_impl_info_str
+    lib.dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, ctypes.byref(s))
+    return s.value.decode()
+
+
 def exec_args(*pairs):
     """A ``dnnl_exec_arg_t`` array from ``(arg, memory)`` pairs."""
     return (dnnl_exec_arg_t * len(pairs))(*[dnnl_exec_arg_t(a, m) for a, m in pairs])

@@ -16,14 +16,8 @@ import numpy as np
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [_HERE, os.path.dirname(_HERE)]   # run from a source checkout
 import dnnl.capi as dnnl_h  # noqa: E402  (oneDNN's constants under their C names)
-from example_utils import (dims_t, exec_args, load_lib, make_check,  # noqa: E402
+from example_utils import (dims_t, exec_args, impl_name, load_lib, make_check,  # noqa: E402
                            read_from_dnnl_memory, write_to_dnnl_memory)
-
-
-def impl_name(lib, pd):
-    s = ctypes.c_char_p()
-    lib.dnnl_primitive_desc_query(pd, dnnl_h.dnnl_query_impl_info_str, 0, ctypes.byref(s))
-    return s.value.decode()
 
 
 def resampling_example(lib, N=3, IC=3, IH=227, IW=227, OH=350, OW=350, reference=True):
