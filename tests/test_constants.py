@@ -1,0 +1,105 @@
+"""include/dnnl_types.h, the compiled constants and the Python enums agree.
+
+The header is read here with its own small C-enum evaluator (implicit values,
+aliases, hex), independent of the build's generator; the values must equal
+what the C compiler gave ``dnnl._constants`` and what the IntEnums hold, and
+the format tags must equal the spec's digest (tests/data).
+"""
+import json
+import os
+import re
+
+import pytest
+
+import dnnl
+from dnnl import _constants, _enums
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+HEADER = open(os.path.join(ROOT, "include", "dnnl_types.h")).read()
+
+
+def header_enums():
+    """{enum type: {name: value}} evaluated by C's rules."""
+    enums = {}
+    for body, name in re.findall(r"typedef enum \{(.*?)\} (\w+);", HEADER, re.S):
+        values, nxt = {}, 0
+        for line in body.split(","):
+            line = line.strip()
+            if not line:
+                continue
+            m = re.fullmatch(r"(\w+)(?:\s*=\s*(.+))?", line)
+            member, rhs = m.groups()
+            if rhs is None:
+                value = nxt
+            elif rhs in values:
+                value = values[rhs]
+            else:
+                value = int(rhs.rstrip("LU"), 0) if not rhs.startswith("(") else \
+                    eval(rhs.replace("LL", ""))
+            values[member] = value
+            nxt = value + 1
+        enums[name] = values
+    return enums
+
+
+def header_macros():
+    out = {}
+    for name, rhs in re.findall(r"^#define (DNNL_\w+) (.+)$", HEADER, re.M):
+        rhs = rhs.strip()
+        if re.fullmatch(r"-?\d+(LL|ULL)?", rhs):
+            out[name] = int(rhs.rstrip("LU"))
+    return out
+
+
+ENUMS = header_enums()
+
+
+def test_every_enum_matches_the_compiled_values():
+    compiled = {name: dict(members) for name, members in _constants.ENUMS}
+    assert set(compiled) == set(ENUMS)
+    for name, members in ENUMS.items():
+        assert compiled[name] == members, name
+
+
+def test_macros_match_the_compiled_values():
+    macros = header_macros()
+    assert len(macros) >= 100
+    for name, value in macros.items():
+        assert _constants.MACROS[name] == value, name
+    assert _constants.MACROS["DNNL_RUNTIME_DIM_VAL"] == -2 ** 63
+    assert _constants.MACROS["DNNL_RUNTIME_SIZE_VAL"] == 2 ** 63
+    assert _constants.MACROS["DNNL_MEMORY_ALLOCATE"] == 2 ** 64 - 1
+    assert _constants.MACROS["DNNL_MEMORY_NONE"] == 0
+
+
+def test_python_enums_hold_the_header_values():
+    for c_type, cls in _enums.C_ENUMS.items():
+        values = ENUMS[c_type]
+        assert {m.value for m in cls} == set(values.values()), c_type
+        for c_name, value in values.items():
+            assert _enums.C[c_name] == value
+    # canonical names come first: an alias prints as its abstract tag
+    assert dnnl.format_tag.nChw16c.name == "aBcd16b"
+    assert dnnl.format_tag(ENUMS["dnnl_format_tag_t"]["dnnl_nhwc"]).name == "acdb"
+
+
+def test_format_tags_match_the_spec_digest():
+    data = json.load(open(os.path.join(ROOT, "tests", "data", "format_tag_layout.json")))
+    tags = data["dnnl_format_tag_t"]
+    assert len(tags) == 1674
+    assert tags == ENUMS["dnnl_format_tag_t"]
+
+
+@pytest.mark.parametrize("name, value", [
+    ("dnnl_f32", 3), ("dnnl_bf16", 2), ("dnnl_nChw16c", 78), ("dnnl_OIhw16i16o", 79),
+    ("dnnl_format_tag_last", 875), ("dnnl_resampling_linear", 0x2fff1),
+    ("dnnl_eltwise_hardswish", 52), ("dnnl_binary_select", 0x1fffc),
+    ("dnnl_query_inner_idxs", 265), ("dnnl_fpmath_mode_tf32", 4),
+    ("DNNL_ARG_ATTR_ZERO_POINTS", 8192), ("DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE", 32768),
+    ("DNNL_MAX_NDIMS", 12),
+])
+def test_values_from_spec_tables(name, value):
+    # values stated in spec/tags_and_constants.md
+    assert _enums.C[name] == value
+    if name.startswith("DNNL_"):
+        assert getattr(dnnl, name) == value
