@@ -50,6 +50,8 @@ SUPPORTED = {
 }
 
 PARALLEL_MIN_ELEMS = 1 << 15
+#: Build element-by-element plans without any fast path (for tests).
+GENERIC_PLANS = False
 
 
 def _validate(src_md, dst_md, attr):
@@ -175,7 +177,7 @@ def _split_dim(size, units, tables):
     return subs
 
 
-def build_plan(src_md, dst_md, quant, convert):
+def build_plan(src_md, dst_md, quant, convert, generic=False):
     """Loop order, collapsed per-dim tables and padding offsets for a reorder.
 
     ``quant``: ``(entry or None)`` for src scales, dst scales, src zp, dst zp.
@@ -183,7 +185,8 @@ def build_plan(src_md, dst_md, quant, convert):
     layout pairs become a strided walk; each loop dim of each index space is
     then a table, or just a step when linear (contiguous runs merge without
     materialising any table). A 4-byte copy whose last two loop dims form a
-    transpose runs as cache tiles.
+    transpose runs as cache tiles. ``generic=True`` turns every optimisation
+    off (one table per logical dim, element by element), to test them against.
     """
     dims = src_md.dims
     nd = len(dims)
@@ -202,7 +205,7 @@ def build_plan(src_md, dst_md, quant, convert):
     for d in range(nd):
         tables = [None if t is None else t[d] for t in per_kind]
         subs = _split_dim(dims[d], _block_units(src_md, d) + _block_units(dst_md, d),
-                          tables) if dims[d] > 1 else None
+                          tables) if dims[d] > 1 and not generic else None
         vdims += subs if subs else [(dims[d], tables)]
 
     def granularity(t):
@@ -220,7 +223,7 @@ def build_plan(src_md, dst_md, quant, convert):
         entry = {}
         for k in used:
             t = tables[k]
-            step = _step(t)
+            step = None if generic else _step(t)
             entry[k] = t if step is None else step
             if step is not None:
                 consts[k] += int(t[0])
@@ -261,7 +264,7 @@ def build_plan(src_md, dst_md, quant, convert):
     pad = _offsets.padding_offsets(dst_md)
     parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
     return Plan(sizes, tables, linear, convert, esize, int(src_md.data_type), int(ddt),
-                pad, parallel, tile)
+                pad, parallel, tile, fused=not generic)
 
 
 class reorder(primitive):
@@ -339,7 +342,7 @@ class reorder(primitive):
                 self._plans[(src_md, dst_md)] = self._plan(src_md, dst_md)
 
         def _plan(self, src_md, dst_md):
-            return build_plan(src_md, dst_md, self._quant, self._convert)
+            return build_plan(src_md, dst_md, self._quant, self._convert, GENERIC_PLANS)
 
         def plan_for(self, src_md, dst_md):
             key = (src_md, dst_md)

@@ -107,6 +107,7 @@ cdef struct Params:
     int64_t src_b_step        # src step along dim nd-1 (its step along nd-2 is 1)
     int64_t dst_a_step        # dst step along dim nd-2 (its step along nd-1 is 1)
     bint convert              # 0: bit copy, 1: f32 path
+    bint fused                # allow the one-pass loops for contiguous runs
     int esize                 # bytes per element for the bit copy (0: nibbles)
     int src_dt
     int dst_dt
@@ -364,7 +365,7 @@ cdef bint _fused(const Params* p, const int64_t* base, int64_t j0, int64_t n,
     """
     cdef int64_t ia, id_, iz, j
     cdef float a = 1.0, dv = 1.0, z = 0.0
-    if (p.used[K_SZP] or p.beta != 0 or s.table != NULL or d.table != NULL
+    if (not p.fused or p.used[K_SZP] or p.beta != 0 or s.table != NULL or d.table != NULL
             or s.step != 1 or d.step != 1 or not _fused_ok(p.src_dt, p.dst_dt)):
         return False
     if not (_scalar(p, K_SSC, base, j0, &ia) and _scalar(p, K_DSC, base, j0, &id_)
@@ -492,8 +493,13 @@ cdef class Plan:
     cdef readonly object pad_offsets
     cdef readonly bint parallel
 
+    @property
+    def path(self):
+        """What runs: "tile" (transpose), "copy" (bits), "convert" (f32 math)."""
+        return "tile" if self.p.tile else "convert" if self.p.convert else "copy"
+
     def __init__(self, sizes, tables, linear, bint convert, int esize, int src_dt,
-                 int dst_dt, pad_offsets, bint parallel, tile=None):
+                 int dst_dt, pad_offsets, bint parallel, tile=None, bint fused=True):
         """``tables[k][d]``: int64 array over loop dim ``d`` for index space ``k``
         (``tables[k]`` None when unused; the innermost table None when linear);
         ``linear[k]``: the innermost step when linear, else None."""
@@ -528,6 +534,7 @@ cdef class Plan:
             self.nitems = (n_outer // sizes[nd - 2] * self.p.ntiles_a * self.p.ntiles_b
                            if all(sizes) else 0)
         self.p.convert = convert
+        self.p.fused = fused
         self.p.esize = esize
         self.p.src_dt = src_dt
         self.p.dst_dt = dst_dt
