@@ -14,6 +14,7 @@ from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
 from dnnl.engine import engine, stream
 from dnnl.memory import memory
 from dnnl.reorder import reorder
+from dnnl.resampling import resampling_backward, resampling_forward
 
 # oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...
 globals().update({_name: _value for _name, _value in _C.items()
