@@ -466,17 +466,18 @@ class resampling_forward(primitive):
     """Forward resampling (``dnnl::resampling_forward``).
 
     >>> import dnnl, numpy as np
+    >>> from dnnl.resampling import resampling_forward
     >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
     >>> src_md = dnnl.memory.desc([1, 1, 4], "f32", "ncw")
-    >>> pd = dnnl.resampling_forward.primitive_desc(
+    >>> pd = resampling_forward.primitive_desc(
     ...     eng, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_linear,
     ...     [2.0], src_md)
     >>> pd.dst_desc().dims, pd.get_factors()
     ((1, 1, 8), [2.0])
     >>> src, dst = dnnl.memory(src_md, eng), dnnl.memory(pd.dst_desc(), eng)
     >>> src.from_numpy(np.float32([[[0, 1, 2, 3]]]))
-    >>> dnnl.resampling_forward(pd).execute(dnnl.stream(eng),
-    ...                                     {dnnl.DNNL_ARG_SRC: src, dnnl.DNNL_ARG_DST: dst})
+    >>> resampling_forward(pd).execute(dnnl.stream(eng),
+    ...                                {dnnl.DNNL_ARG_SRC: src, dnnl.DNNL_ARG_DST: dst})
     >>> dst.to_numpy().ravel().tolist()
     [0.0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.0]
 
@@ -582,17 +583,18 @@ class resampling_backward(primitive):
     """Backward resampling, ``backward_data`` (``dnnl::resampling_backward``).
 
     >>> import dnnl, numpy as np
+    >>> from dnnl.resampling import resampling_forward, resampling_backward
     >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
     >>> ds_md = dnnl.memory.desc([1, 1, 2], "f32", "ncw")
     >>> dd_md = dnnl.memory.desc([1, 1, 8], "f32", "ncw")
-    >>> hint = dnnl.resampling_forward.primitive_desc(
+    >>> hint = resampling_forward.primitive_desc(
     ...     eng, dnnl.prop_kind.forward_training, dnnl.algorithm.resampling_linear,
     ...     ds_md, dd_md)
-    >>> pd = dnnl.resampling_backward.primitive_desc(
+    >>> pd = resampling_backward.primitive_desc(
     ...     eng, dnnl.algorithm.resampling_linear, ds_md, dd_md, hint)
     >>> dd, ds = dnnl.memory(dd_md, eng), dnnl.memory(ds_md, eng)
     >>> dd.from_numpy(np.ones((1, 1, 8), np.float32))
-    >>> dnnl.resampling_backward(pd).execute(
+    >>> resampling_backward(pd).execute(
     ...     dnnl.stream(eng), {dnnl.DNNL_ARG_DIFF_DST: dd, dnnl.DNNL_ARG_DIFF_SRC: ds})
     >>> ds.to_numpy().ravel().tolist()
     [4.0, 4.0]

@@ -36,6 +36,107 @@ from dnnl._kernels.postops cimport binary_op, eltwise_fwd
 
 cnp.import_array()
 
+
+cdef extern from *:
+    """
+    /* Hot row loops, compiled for AVX-512, AVX2 and baseline x86-64 and picked
+       at load time (GCC function multi-versioning). Element-wise f32 only, no
+       reductions, -ffp-contract=off: every version gives the same bits. */
+    #include <stdint.h>
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define RS_TC __attribute__((target_clones("avx512f", "avx2", "default")))
+    #else
+    #define RS_TC
+    #endif
+    RS_TC static void rs_lerp1(float* __restrict o, const float* __restrict a,
+                               const float* __restrict b, float w, float m, int64_t n) {
+        for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
+    }
+    RS_TC static void rs_lerp2(float* __restrict o, const float* __restrict c00,
+                               const float* __restrict c01, const float* __restrict c10,
+                               const float* __restrict c11, float wh, float mh, float ww,
+                               float mw, int64_t n) {
+        for (int64_t i = 0; i < n; i++) {
+            float x0 = c00[i] * wh + c10[i] * mh;
+            float x1 = c01[i] * wh + c11[i] * mh;
+            o[i] = x0 * ww + x1 * mw;
+        }
+    }
+    RS_TC static void rs_lerp3(float* __restrict o, const float* const* r, float wd, float md,
+                               float wh, float mh, float ww, float mw, int64_t n) {
+        const float* __restrict c000 = r[0]; const float* __restrict c001 = r[1];
+        const float* __restrict c010 = r[2]; const float* __restrict c011 = r[3];
+        const float* __restrict c100 = r[4]; const float* __restrict c101 = r[5];
+        const float* __restrict c110 = r[6]; const float* __restrict c111 = r[7];
+        for (int64_t i = 0; i < n; i++) {
+            float a = c000[i] * wd + c100[i] * md;
+            float b = c010[i] * wd + c110[i] * md;
+            float x0 = a * wh + b * mh;
+            a = c001[i] * wd + c101[i] * md;
+            b = c011[i] * wd + c111[i] * md;
+            float x1 = a * wh + b * mh;
+            o[i] = x0 * ww + x1 * mw;
+        }
+    }
+    RS_TC static void rs_acc0(float* __restrict acc, const float* __restrict r, int64_t n) {
+        for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i];
+    }
+    RS_TC static void rs_acc1(float* __restrict acc, const float* __restrict r, float ww,
+                              int64_t n) {
+        for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i] * ww;
+    }
+    RS_TC static void rs_acc2(float* __restrict acc, const float* __restrict r, float wh,
+                              float ww, int64_t n) {
+        for (int64_t i = 0; i < n; i++) { float v = r[i] * wh; acc[i] = acc[i] + v * ww; }
+    }
+    RS_TC static void rs_acc3(float* __restrict acc, const float* __restrict r, float wd,
+                              float wh, float ww, int64_t n) {
+        for (int64_t i = 0; i < n; i++) {
+            float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
+        }
+    }
+    RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
+                                 const int64_t* __restrict i0, int64_t n) {
+        for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
+    }
+    RS_TC static void rs_gather1(float* __restrict o, const float* __restrict r,
+                                 const int64_t* __restrict i0, const int64_t* __restrict i1,
+                                 const float* __restrict ww, const float* __restrict mw,
+                                 int64_t n) {
+        for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]] * ww[i] + r[i1[i]] * mw[i];
+    }
+    RS_TC static void rs_gather2(float* __restrict o, const float* __restrict r0,
+                                 const float* __restrict r1, const int64_t* __restrict i0,
+                                 const int64_t* __restrict i1, float wh, float mh,
+                                 const float* __restrict ww, const float* __restrict mw,
+                                 int64_t n) {
+        for (int64_t i = 0; i < n; i++) {
+            int64_t a = i0[i], b = i1[i];
+            float x0 = r0[a] * wh + r1[a] * mh;
+            float x1 = r0[b] * wh + r1[b] * mh;
+            o[i] = x0 * ww[i] + x1 * mw[i];
+        }
+    }
+    """
+    void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
+                  int64_t n) noexcept nogil
+    void rs_lerp2(float* o, const float* c00, const float* c01, const float* c10,
+                  const float* c11, float wh, float mh, float ww, float mw,
+                  int64_t n) noexcept nogil
+    void rs_lerp3(float* o, const float** r, float wd, float md, float wh, float mh,
+                  float ww, float mw, int64_t n) noexcept nogil
+    void rs_acc0(float* acc, const float* r, int64_t n) noexcept nogil
+    void rs_acc1(float* acc, const float* r, float ww, int64_t n) noexcept nogil
+    void rs_acc2(float* acc, const float* r, float wh, float ww, int64_t n) noexcept nogil
+    void rs_acc3(float* acc, const float* r, float wd, float wh, float ww,
+                 int64_t n) noexcept nogil
+    void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
+    void rs_gather1(float* o, const float* r, const int64_t* i0, const int64_t* i1,
+                    const float* ww, const float* mw, int64_t n) noexcept nogil
+    void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
+                    const int64_t* i1, float wh, float mh, const float* ww, const float* mw,
+                    int64_t n) noexcept nogil
+
 DEF MAXPO = 32
 DEF DT_F32 = 3
 
@@ -180,47 +281,6 @@ cdef inline void _store_row(uint8_t* base, int64_t off, const int64_t* tab, bint
 
 
 # ------------------------------------------------------ forward, channel runs
-cdef inline void _lerp_rows1(float* out, const float* a, const float* b, float w, float m,
-                             int64_t L) noexcept nogil:
-    cdef int64_t i
-    for i in range(L):
-        out[i] = a[i] * w + b[i] * m
-
-
-cdef inline void _lerp_rows2(float* out, const float* c00, const float* c01,
-                             const float* c10, const float* c11, float wh, float mh,
-                             float ww, float mw, int64_t L) noexcept nogil:
-    cdef int64_t i
-    cdef float x0, x1
-    for i in range(L):
-        x0 = c00[i] * wh + c10[i] * mh
-        x1 = c01[i] * wh + c11[i] * mh
-        out[i] = x0 * ww + x1 * mw
-
-
-cdef inline void _lerp_rows3(float* out, const float** r, float wd, float md, float wh,
-                             float mh, float ww, float mw, int64_t L) noexcept nogil:
-    # r[kd*4 + kh*2 + kw]; D first, then H, then W
-    cdef int64_t i
-    cdef float a, b, x0, x1
-    cdef const float* c000 = r[0]
-    cdef const float* c001 = r[1]
-    cdef const float* c010 = r[2]
-    cdef const float* c011 = r[3]
-    cdef const float* c100 = r[4]
-    cdef const float* c101 = r[5]
-    cdef const float* c110 = r[6]
-    cdef const float* c111 = r[7]
-    for i in range(L):
-        a = c000[i] * wd + c100[i] * md
-        b = c010[i] * wd + c110[i] * md
-        x0 = a * wh + b * mh
-        a = c001[i] * wd + c101[i] * md
-        b = c011[i] * wd + c111[i] * md
-        x1 = a * wh + b * mh
-        out[i] = x0 * ww + x1 * mw
-
-
 cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t oh = item % p.OH
     cdef int64_t t_ = item // p.OH
@@ -269,13 +329,13 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
             if not p.linear:
                 memcpy(dptr, rows[0], <size_t>L * 4)
             elif p.k == 1:
-                _lerp_rows1(dptr, rows[0], rows[1], p.wl[2][ow], p.wr[2][ow], L)
+                rs_lerp1(dptr, rows[0], rows[1], p.wl[2][ow], p.wr[2][ow], L)
             elif p.k == 2:
-                _lerp_rows2(dptr, rows[0], rows[1], rows[2], rows[3], p.wl[1][oh],
-                            p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], L)
+                rs_lerp2(dptr, rows[0], rows[1], rows[2], rows[3], p.wl[1][oh],
+                         p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], L)
             else:
-                _lerp_rows3(dptr, rows, p.wl[0][od], p.wr[0][od], p.wl[1][oh], p.wr[1][oh],
-                            p.wl[2][ow], p.wr[2][ow], L)
+                rs_lerp3(dptr, rows, p.wl[0][od], p.wr[0][od], p.wl[1][oh], p.wr[1][oh],
+                         p.wl[2][ow], p.wr[2][ow], L)
             if direct:
                 continue
             if p.po.n:
@@ -337,19 +397,11 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
     r0 = rows[0]
     if not p.linear:
-        for ow in range(OW):
-            o[ow] = r0[i0[ow]]
+        rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
-        for ow in range(OW):
-            o[ow] = r0[i0[ow]] * ww[ow] + r0[i1[ow]] * mw[ow]
+        rs_gather1(o, r0, i0, i1, ww, mw, OW)
     elif p.k == 2:
-        r1 = rows[1]
-        wh = p.wl[1][oh]
-        mh = p.wr[1][oh]
-        for ow in range(OW):
-            x0 = r0[i0[ow]] * wh + r1[i0[ow]] * mh
-            x1 = r0[i1[ow]] * wh + r1[i1[ow]] * mh
-            o[ow] = x0 * ww[ow] + x1 * mw[ow]
+        rs_gather2(o, r0, rows[1], i0, i1, p.wl[1][oh], p.wr[1][oh], ww, mw, OW)
     else:
         # rows[kd*2 + kh]
         r1 = rows[1]
@@ -419,20 +471,13 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
                                                   p.gdt, buf)
                                         row = buf
                                     if not p.linear:
-                                        for i in range(L):
-                                            acc[i] = acc[i] + row[i]
+                                        rs_acc0(acc, row, L)
                                     elif p.k == 1:
-                                        for i in range(L):
-                                            acc[i] = acc[i] + row[i] * ww
+                                        rs_acc1(acc, row, ww, L)
                                     elif p.k == 2:
-                                        for i in range(L):
-                                            v = row[i] * wh
-                                            acc[i] = acc[i] + v * ww
+                                        rs_acc2(acc, row, wh, ww, L)
                                     else:
-                                        for i in range(L):
-                                            v = row[i] * wd
-                                            v = v * wh
-                                            acc[i] = acc[i] + v * ww
+                                        rs_acc3(acc, row, wd, wh, ww, L)
             if not direct:
                 _store_row(p.ds, dbase, p.dC + c0, p.run_dunit[r], L, p.sdt, acc)
 
