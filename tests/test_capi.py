@@ -73,6 +73,8 @@ def test_argtypes_checked_like_ctypes_and_restype_honoured(eng):
     finally:
         fn.argtypes = None
     q = lib.dnnl_primitive_desc_query_md
+    from dnnl._capi_base import _UNSET
+    q._restype = _UNSET
     pd = p_()
     assert lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), md, eng, md, eng,
                                                   None) == OK
