@@ -5,6 +5,10 @@
 holds a descriptor and checks the execution-argument map before a kernel runs,
 so a bad map raises ``dnnl.error`` and writes nothing.
 """
+import functools
+import time
+
+from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._error import invalid
@@ -37,6 +41,8 @@ class primitive_desc:
         self._engine = aengine
         self._attr = copy_attr(attr)
         self._mds = mds
+        if _verbose.create_on:
+            self._vt0 = time.perf_counter()
 
     # -- queries ----------------------------------------------------------------
     def get_engine(self):
@@ -127,13 +133,38 @@ def arg_memory(args, arg, what, md=None):
     return mem
 
 
+def _verbose_execute(execute):
+    """Wrap a subclass's ``execute``: with verbose off, one flag test."""
+    @functools.wraps(execute)
+    def wrapper(self, *args, **kwargs):
+        if not _verbose.exec_on:
+            return execute(self, *args, **kwargs)
+        t0 = time.perf_counter()
+        result = execute(self, *args, **kwargs)
+        _verbose.on_exec(self, args[1:], time.perf_counter() - t0, kwargs)
+        return result
+    return wrapper
+
+
 class primitive:
-    """Base of every primitive (``dnnl::primitive``)."""
+    """Base of every primitive (``dnnl::primitive``).
+
+    Subclasses define ``execute``; it is wrapped once, at class creation, so
+    that verbose mode (``dnnl.verbose``) can print an execution line.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "execute" in cls.__dict__:
+            cls.execute = _verbose_execute(cls.__dict__["execute"])
 
     def __init__(self, pd):
         if not isinstance(pd, primitive_desc):
             raise invalid("a primitive needs a primitive descriptor")
         self._pd = pd
+        if _verbose.create_on:
+            t0 = pd.__dict__.pop("_vt0", None)
+            _verbose.on_create(self, time.perf_counter() - t0 if t0 is not None else 0.0)
 
     def get_primitive_desc(self):
         return self._pd
