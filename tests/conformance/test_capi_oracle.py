@@ -157,7 +157,11 @@ def declare(lib):
 @pytest.fixture(scope="module")
 def libs(oracle):
     real = declare(ctypes.CDLL(oracle.lib._name))   # own function objects
-    return real, declare(dnnl.capi)
+    yield real, declare(dnnl.capi)
+    from dnnl._capi_base import _UNSET               # leave dnnl.capi as found
+    for name in dnnl.capi.FUNCTIONS:
+        fn = getattr(dnnl.capi, name)
+        fn.argtypes, fn._restype = None, _UNSET
 
 
 # ----------------------------------------------------------- program helpers
