@@ -172,6 +172,14 @@ class primitive:
     def get_kind(self):
         return self._pd.kind
 
+    def _check_stream(self, astream):
+        """The stream must belong to the primitive's engine (status 2 otherwise)."""
+        from dnnl.engine import stream
+        if not isinstance(astream, stream):
+            raise invalid("execute needs a dnnl.stream")
+        if astream.get_engine() is not self._pd._engine:
+            raise invalid("the stream's engine is not the primitive's engine")
+
     def _check_scratchpad(self, args):
         """A user-mode scratchpad of size 0 needs no argument; ours are all 0."""
         if (self._pd._attr.get_scratchpad_mode() == scratchpad_mode.user

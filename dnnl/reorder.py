@@ -386,6 +386,7 @@ class reorder(primitive):
         or ``execute(stream, src, dst)``."""
         if isinstance(args, memory):
             args = {ARG_FROM: args, ARG_TO: dst}
+        self._check_stream(astream)
         pd = self._pd
         if pd._runtime:
             src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM")
