@@ -6,3 +6,7 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# Loaded as a plugin, never collected as a doctest module: two conftest.py
+# files would both import as "conftest" under --doctest-modules.
+collect_ignore = ["conftest.py"]

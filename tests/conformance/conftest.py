@@ -34,3 +34,7 @@ def pytest_terminal_summary(terminalreporter):
     for key in sorted(counts):
         tr.write_line("%-40s %8d" % (key, counts[key]))
     tr.write_line("%-40s %8d" % ("total", sum(counts.values())))
+
+# Loaded as a plugin, never collected as a doctest module: two conftest.py
+# files would both import as "conftest" under --doctest-modules.
+collect_ignore = ["conftest.py"]
