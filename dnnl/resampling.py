@@ -563,6 +563,7 @@ class resampling_forward(primitive):
 
     def execute(self, astream, args):
         """Run with ``{DNNL_ARG_SRC: src, DNNL_ARG_DST: dst[, post-op src1...]}``."""
+        self._check_stream(astream)
         pd = self._pd
         if not isinstance(args, dict):
             raise invalid("execution arguments must be a dict {arg: memory}")
@@ -679,6 +680,7 @@ class resampling_backward(primitive):
 
     def execute(self, astream, args):
         """Run with ``{DNNL_ARG_DIFF_DST: diff_dst, DNNL_ARG_DIFF_SRC: diff_src}``."""
+        self._check_stream(astream)
         pd = self._pd
         if not isinstance(args, dict):
             raise invalid("execution arguments must be a dict {arg: memory}")
