@@ -76,39 +76,28 @@ def write_if_changed(rel, text):
         f.write(text)
 
 
-def openmp_flags():
-    """-fopenmp if the compiler accepts it, else nothing (serial kernels)."""
-    if os.environ.get("DNNL_PY_NO_OPENMP"):
-        return []
+def compiles(source, flags):
+    """True if the C compiler builds ``source`` with ``flags``."""
     cc = os.environ.get("CC", "gcc")
     tmp = tempfile.mkdtemp()
     try:
         src = os.path.join(tmp, "t.c")
         with open(src, "w") as f:
-            f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() < 1;}\n")
-        cmd = [cc, "-fopenmp", src, "-o", os.path.join(tmp, "t")]
-        ok = subprocess.run(cmd, capture_output=True).returncode == 0
-    except OSError:
-        ok = False
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return ["-fopenmp"] if ok else []
-
-
-def accepts(flag):
-    """True if the C compiler accepts ``flag``."""
-    cc = os.environ.get("CC", "gcc")
-    tmp = tempfile.mkdtemp()
-    try:
-        src = os.path.join(tmp, "t.c")
-        with open(src, "w") as f:
-            f.write("int main(void){return 0;}\n")
-        cmd = [cc, flag, src, "-o", os.path.join(tmp, "t")]
+            f.write(source)
+        cmd = [cc] + flags + [src, "-o", os.path.join(tmp, "t")]
         return subprocess.run(cmd, capture_output=True).returncode == 0
     except OSError:
         return False
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def openmp_flags():
+    """-fopenmp if the compiler accepts it, else nothing (serial kernels)."""
+    if os.environ.get("DNNL_PY_NO_OPENMP"):
+        return []
+    src = "#include <omp.h>\nint main(void){return omp_get_max_threads() < 1;}\n"
+    return ["-fopenmp"] if compiles(src, ["-fopenmp"]) else []
 
 
 def arch_flags():
@@ -120,7 +109,7 @@ def arch_flags():
     if not march:
         return []
     flag = "-march=" + march
-    return [flag] if accepts(flag) else []
+    return [flag] if compiles("int main(void){return 0;}\n", [flag]) else []
 
 
 def extensions():

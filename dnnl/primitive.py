@@ -34,6 +34,20 @@ class primitive_desc:
 
     kind = primitive_kind.undef
     _impl = "ref:any"
+    _empty = False
+
+    def _create(self, allow_empty, init, *args):
+        """Run ``init(*args)``. With ``allow_empty`` a failure leaves an empty
+        descriptor (false in a boolean context), as the C++ API's does."""
+        try:
+            init(*args)
+        except Exception:
+            if not allow_empty:
+                raise
+            self._empty = True
+
+    def __bool__(self):
+        return not self._empty
 
     def _init_base(self, aengine, attr, mds):
         """``mds``: {query: md} for the ``*_desc()`` queries; ``exec_args``
@@ -161,6 +175,8 @@ class primitive:
     def __init__(self, pd):
         if not isinstance(pd, primitive_desc):
             raise invalid("a primitive needs a primitive descriptor")
+        if pd._empty:
+            raise invalid("cannot create a primitive from an empty primitive descriptor")
         self._pd = pd
         if _verbose.create_on:
             t0 = pd.__dict__.pop("_vt0", None)

@@ -294,13 +294,7 @@ class reorder(primitive):
         _num_inputs = 1
 
         def __init__(self, *args, allow_empty=False):
-            try:
-                self._init(*args)
-                self._empty = False
-            except Exception:
-                if not allow_empty:
-                    raise
-                self._empty = True
+            self._create(allow_empty, self._init, *args)
 
         def _init(self, *args):
             attr = None
@@ -353,9 +347,6 @@ class reorder(primitive):
                 plan = self._plans[key] = self._plan(src_md, dst_md)
             return plan
 
-        def __bool__(self):
-            return not self._empty
-
         def get_src_engine(self):
             return self._src_engine
 
@@ -377,8 +368,6 @@ class reorder(primitive):
             pd = args[0]
         else:
             pd = reorder.primitive_desc(*args, **kwargs)
-        if getattr(pd, "_empty", False):
-            raise invalid("cannot create a primitive from an empty primitive descriptor")
         super().__init__(pd)
 
     def execute(self, astream, args, dst=None):

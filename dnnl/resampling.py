@@ -421,9 +421,6 @@ class _resampling_pd(primitive_desc):
     kind = primitive_kind.resampling
     _impl = "ref:any"
 
-    def __bool__(self):
-        return not self._empty
-
     def get_prop_kind(self):
         return self._prop
 
@@ -511,14 +508,8 @@ class resampling_forward(primitive):
                     p = self._parse(rest, kwargs, ("src_desc", "attr"))
             else:
                 p = self._parse(args, kwargs, ("src_desc", "dst_desc", "attr"))
-            try:
-                self._init(aengine, aprop_kind, aalgorithm, factors, p.get("src_desc"),
-                           p.get("dst_desc"), p.get("attr"))
-                self._empty = False
-            except Exception:
-                if not allow_empty:
-                    raise
-                self._empty = True
+            self._create(allow_empty, self._init, aengine, aprop_kind, aalgorithm, factors,
+                         p.get("src_desc"), p.get("dst_desc"), p.get("attr"))
 
         def _init(self, aengine, aprop_kind, alg, factors, src_md, dst_md, attr):
             if not isinstance(aengine, engine):
@@ -557,8 +548,6 @@ class resampling_forward(primitive):
     def __init__(self, pd):
         if not isinstance(pd, resampling_forward.primitive_desc):
             raise invalid("resampling_forward needs a resampling_forward.primitive_desc")
-        if pd._empty:
-            raise invalid("cannot create a primitive from an empty primitive descriptor")
         super().__init__(pd)
 
     def execute(self, astream, args):
@@ -632,14 +621,9 @@ class resampling_backward(primitive):
             else:
                 p = self._parse(args, kwargs, ("diff_src_desc", "diff_dst_desc",
                                                "hint_fwd_pd", "attr"))
-            try:
-                self._init(aengine, aalgorithm, factors, p.get("diff_src_desc"),
-                           p.get("diff_dst_desc"), p.get("hint_fwd_pd"), p.get("attr"))
-                self._empty = False
-            except Exception:
-                if not allow_empty:
-                    raise
-                self._empty = True
+            self._create(allow_empty, self._init, aengine, aalgorithm, factors,
+                         p.get("diff_src_desc"), p.get("diff_dst_desc"),
+                         p.get("hint_fwd_pd"), p.get("attr"))
 
         def _init(self, aengine, alg, factors, ds_md, dd_md, hint, attr):
             if not isinstance(aengine, engine):
@@ -674,8 +658,6 @@ class resampling_backward(primitive):
     def __init__(self, pd):
         if not isinstance(pd, resampling_backward.primitive_desc):
             raise invalid("resampling_backward needs a resampling_backward.primitive_desc")
-        if pd._empty:
-            raise invalid("cannot create a primitive from an empty primitive descriptor")
         super().__init__(pd)
 
     def execute(self, astream, args):
