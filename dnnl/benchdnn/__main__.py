@@ -1,0 +1,5 @@
+import sys
+
+from dnnl.benchdnn import main
+
+sys.exit(main())

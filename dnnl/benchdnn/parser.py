@@ -1,0 +1,374 @@
+"""benchdnn's grammar: batch-file tokens, tags, attributes, problem descriptors.
+
+Written from benchdnn's documentation and spec/benchdnn.md (sections 1-6);
+no benchdnn code is reused.
+"""
+import re
+
+
+class ParseError(Exception):
+    """A fatal parse error; ``code`` is the process exit status."""
+
+    def __init__(self, message, code=1):
+        super().__init__(message)
+        self.code = code
+
+
+# ------------------------------------------------------------------ batch files
+def tokenize(text):
+    """Whitespace tokens of a batch file: ``#`` starts a comment (to the end
+    of the line) at the start of a token; a token ending with ``\\`` is glued
+    to the next one; a lone ``\\`` glues the next token to the previous."""
+    out = []
+    glue = False
+    for line in text.splitlines():
+        for tok in line.split():
+            if tok.startswith("#"):
+                break
+            if tok == "\\":
+                if out:
+                    glue = True
+                continue
+            cont = tok.endswith("\\")
+            if cont:
+                tok = tok[:-1]
+            if glue and out:
+                out[-1] += tok
+            else:
+                out.append(tok)
+            glue = cont
+    return out
+
+
+# ------------------------------------------------------------------ tags
+def _is_abc(tag):
+    return bool(tag) and re.fullmatch(r"([a-lA-L]|[0-9]+[a-l])+", tag) is not None
+
+
+_SCHEMES = ("GOIdhw", "OIdhw", "NCdhw", "TNc", "LDNC", "LDigO")
+
+
+def _from_scheme(tag):
+    """Map a named tag (nchw, nChw16c, OIhw16i16o...) letter by letter."""
+    letters = set(re.sub(r"[0-9]", "", tag))
+    for scheme in _SCHEMES:
+        low = scheme.lower()
+        if all(c.lower() in low for c in letters):
+            # every uppercase letter of the scheme must be present (as either case)
+            need = [c for c in scheme if c.isupper()]
+            if not all(c in letters or c.lower() in letters for c in need):
+                continue
+            present = [c for c in low if c in {x.lower() for x in letters}]
+            pos = {c: i for i, c in enumerate(present)}
+            res = ""
+            for c in tag:
+                if c.isdigit():
+                    res += c
+                elif c.isupper():
+                    res += chr(ord("A") + pos[c.lower()])
+                else:
+                    res += chr(ord("a") + pos[c])
+            return res
+    return None
+
+
+def normalize_tag(tag, ndims):
+    """A tag for a problem of ``ndims`` dims: meta tags (with ``x``) are
+    expanded and trimmed; named tags are mapped to abc form; ``any`` and
+    ``undef`` are kept. Returns None when the tag cannot be used."""
+    if tag in ("any", "undef"):
+        return tag
+    if "x" in tag:
+        present = [c.lower() for c in tag if c.isalpha() and c != "x"]
+        hi = max([c for c in present if "b" <= c <= "l"] or ["a"])
+        fill = "".join(chr(c) for c in range(ord(hi) + 1, ord("a") + ndims))
+        tag = tag.replace("x", fill)
+        # drop every dim >= ndims (a block size in front of a lowercase one too)
+        out = ""
+        parts = re.findall(r"[0-9]+[a-zA-Z]|[a-zA-Z]", tag)
+        for p in parts:
+            letter = p[-1].lower()
+            if ord(letter) - ord("a") < ndims:
+                out += p
+        return out
+    if _is_abc(tag):
+        return tag
+    mapped = _from_scheme(tag)
+    return mapped
+
+
+# ------------------------------------------------------------------ values
+def parse_bool(value):
+    v = value.strip().lower()
+    if v in ("true", "1"):
+        return True
+    if v in ("false", "0"):
+        return False
+    raise ParseError("invalid boolean value %r" % value, 2)
+
+
+def split_plus(text):
+    """Split on ``+`` except an exponent sign (``1e+5``)."""
+    parts, cur = [], ""
+    for i, c in enumerate(text):
+        if c == "+" and not (cur and cur[-1] in "eE" and re.search(r"[0-9.]$", cur[:-1])):
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    return parts
+
+
+POLICY_MASK = {"common": 0, "per_dim_0": 1, "per_oc": 2, "per_dim_1": 2, "per_ocic": 3,
+               "per_dim_01": 3, "per_dim_2": 4, "per_dim_3": 8, "per_tensor": None,
+               "host_scalar": 0}
+DT_NAMES = ("f32", "f64", "bf16", "f16", "f8_e5m2", "f8_e4m3", "f4_e2m1", "f4_e3m0",
+            "e8m0", "s32", "s8", "u8", "s4", "u4", "s64")
+
+
+def policy_mask(policy, ndims):
+    """The quantization mask of a policy name (or decimal mask)."""
+    p = policy.lower()
+    if p in POLICY_MASK:
+        m = POLICY_MASK[p]
+        return (1 << ndims) - 1 if m is None else m
+    if p.isdigit():
+        return int(p)
+    raise ParseError("unknown policy %r" % policy)
+
+
+ARG_NAMES = {"src": 1, "src0": 1, "src1": 2, "src2": 3, "dst": 17, "wei": 33,
+             "diff_src": 129, "diff_dst": 145, "diff_wei": 161}
+
+
+def arg_value(name):
+    n = name.lower()
+    if n in ARG_NAMES:
+        return ARG_NAMES[n]
+    m = re.fullmatch(r"msrc([0-9]+)", n)
+    if m:
+        return 1024 + int(m.group(1))
+    raise ParseError("unknown argument %r" % name)
+
+
+class Quant:
+    """One ``ARG:POLICY[:VALUE[:DT[:GROUPS]]]`` item."""
+
+    __slots__ = ("arg", "arg_name", "policy", "value", "dt", "groups", "text")
+
+    def __init__(self, text, default_dt, integer):
+        self.text = text
+        f = text.split(":")
+        if len(f) < 2:
+            raise ParseError("bad quantization item %r" % text)
+        self.arg_name = f[0]
+        self.arg = arg_value(f[0])
+        self.policy = f[1].lower()
+        if self.policy not in POLICY_MASK and not self.policy.isdigit() \
+                and self.policy not in ("mx", "dynamic_fp"):
+            raise ParseError("unknown policy %r" % f[1])
+        single = self.policy in ("common", "host_scalar") or self.policy == "0"
+        rest = f[2:]
+        self.value = None
+        if single and rest and rest[0] not in DT_NAMES:
+            v = rest.pop(0)
+            try:
+                self.value = int(v) if integer else float(v)
+            except ValueError:
+                raise ParseError("bad value %r in %r" % (v, text))
+            if not integer and self.value < 0:
+                raise ParseError("scales must be >= 0: %r" % text)
+        if self.value is None:
+            self.value = 0 if integer else 1.0
+        self.dt = rest.pop(0) if rest else default_dt
+        if self.dt not in DT_NAMES:
+            raise ParseError("unknown data type %r in %r" % (self.dt, text))
+        self.groups = ()
+        if rest:
+            try:
+                self.groups = tuple(int(g) for g in rest.pop(0).split("x"))
+            except ValueError:
+                raise ParseError("bad groups in %r" % text)
+
+    def is_single(self):
+        return self.policy in ("common", "host_scalar") or self.policy == "0"
+
+
+def parse_quant(text, integer):
+    """Items of an ``--attr-scales`` / ``--attr-zero-points`` value."""
+    if not text:
+        return ()
+    return tuple(Quant(t, "s32" if integer else "f32", integer) for t in split_plus(text))
+
+
+ELTWISE = ("abs", "clip", "clip_v2", "clip_v2_dst", "elu", "elu_dst", "exp", "exp_dst",
+           "gelu_erf", "gelu_tanh", "hardsigmoid", "hardswish", "linear", "log",
+           "logistic", "logistic_dst", "mish", "pow", "relu", "relu_dst", "round",
+           "sqrt", "sqrt_dst", "square", "soft_relu", "srelu", "swish", "tanh",
+           "tanh_dst")
+BINARY = ("add", "sub", "mul", "div", "max", "min", "eq", "ne", "ge", "gt", "le", "lt",
+          "select")
+
+
+class PostOp:
+    __slots__ = ("kind", "alg", "alpha", "beta", "scale", "zero_point", "dt", "policy",
+                 "tag", "text")
+
+    def __init__(self, text):
+        self.text = text
+        f = text.split(":")
+        name = f[0].lower()
+        self.alpha = self.beta = 0.0
+        self.scale, self.zero_point, self.dt = 1.0, 0, None
+        self.policy, self.tag = "common", "any"
+        try:
+            if name == "sum":
+                self.kind = self.alg = "sum"
+                if len(f) > 1:
+                    self.scale = float(f[1])
+                if len(f) > 2:
+                    self.zero_point = int(f[2])
+                if len(f) > 3:
+                    self.dt = f[3]
+            elif name.replace("eltwise_", "") in ELTWISE:
+                self.kind = "eltwise"
+                self.alg = name.replace("eltwise_", "")
+                if self.alg == "srelu":
+                    self.alg = "soft_relu"
+                if len(f) > 1:
+                    self.alpha = float(f[1])
+                if len(f) > 2:
+                    self.beta = float(f[2])
+            elif name.replace("binary_", "") in BINARY:
+                self.kind = "binary"
+                self.alg = name.replace("binary_", "")
+                if len(f) < 2 or f[1] not in DT_NAMES:
+                    raise ParseError("binary post-op %r needs a data type" % text)
+                self.dt = f[1]
+                if len(f) > 2:
+                    self.policy = f[2].lower()
+                if len(f) > 3:
+                    self.tag = f[3]
+            elif name == "prelu":
+                self.kind = self.alg = "prelu"
+                if len(f) > 1:
+                    self.policy = f[1].lower()
+            elif name == "dw":
+                self.kind = self.alg = "dw"
+            else:
+                raise ParseError("unknown post-op %r" % text)
+        except ValueError:
+            raise ParseError("bad post-op %r" % text)
+
+
+def parse_post_ops(text):
+    if not text:
+        return ()
+    return tuple(PostOp(t) for t in split_plus(text))
+
+
+def split_vector(value):
+    """A vector option's values (empty = [default], i.e. [''])."""
+    return value.split(",") if value != "" else [""]
+
+
+# ------------------------------------------------------------------ descriptors
+def parse_reorder_dims(text):
+    """``D0xD1x...[_]nNAME`` -> (dims, name)."""
+    name = None
+    body = text
+    i = text.find("n")
+    if i >= 0:
+        body, name = text[:i], text[i + 1:]
+    if body.endswith("_"):
+        body = body[:-1]
+    try:
+        dims = [int(x) for x in body.split("x")]
+    except ValueError:
+        raise ParseError("invalid problem descriptor %r" % text)
+    if not 1 <= len(dims) <= 12 or any(d < 0 for d in dims):
+        raise ParseError("invalid problem descriptor %r" % text)
+    return dims, name
+
+
+class ResamplingDesc:
+    __slots__ = ("mb", "ic", "id", "ih", "iw", "od", "oh", "ow", "ndims", "name")
+
+    def __str__(self):
+        s = "" if self.mb == 2 else "mb%d" % self.mb
+        s += "ic%d" % self.ic
+        if self.ndims == 5:
+            cubic = (self.id == self.ih == self.iw and self.od == self.oh == self.ow)
+            if cubic:
+                s += "id%dod%d" % (self.id, self.od)
+            else:
+                s += "id%dih%diw%dod%doh%dow%d" % (self.id, self.ih, self.iw,
+                                                    self.od, self.oh, self.ow)
+        elif self.ndims == 4:
+            square = self.ih == self.iw and self.oh == self.ow
+            if square:
+                s += "ih%doh%d" % (self.ih, self.oh)
+            else:
+                s += "ih%diw%doh%dow%d" % (self.ih, self.iw, self.oh, self.ow)
+        else:
+            s += "iw%dow%d" % (self.iw, self.ow)
+        if self.name is not None:
+            s += "n" + self.name
+        return s
+
+
+def parse_resampling_desc(text):
+    d = ResamplingDesc()
+    vals = {}
+    name = None
+    i = 0
+    s = text
+    if s.startswith("_"):
+        raise ParseError("invalid problem descriptor %r" % text)
+    while i < len(s):
+        if s[i] == "n":
+            name = s[i + 1:]
+            break
+        m = re.match(r"(mb|ic|id|ih|iw|od|oh|ow)([0-9]+)(_?)", s[i:])
+        if not m:
+            raise ParseError("invalid problem descriptor %r" % text)
+        vals[m.group(1)] = int(m.group(2))
+        i += m.end()
+        if s.startswith("_", i):
+            raise ParseError("invalid problem descriptor %r" % text)
+    if not vals.get("ic"):
+        raise ParseError("invalid problem descriptor %r: ic is missing" % text)
+    for a in "dhw":
+        if ("i" + a in vals) != ("o" + a in vals):
+            raise ParseError("invalid problem descriptor %r: i%s/o%s" % (text, a, a))
+    if "od" in vals:
+        nd = 5
+    elif "oh" in vals:
+        nd = 4
+    elif "ow" in vals:
+        nd = 3
+    else:
+        raise ParseError("invalid problem descriptor %r: no spatial dims" % text)
+    if nd == 5:
+        has_h, has_w = "oh" in vals, "ow" in vals
+        if has_h != has_w:
+            raise ParseError("invalid problem descriptor %r" % text)
+        if not has_h:
+            for k in ("ih", "iw"):
+                vals[k] = vals["id"]
+            for k in ("oh", "ow"):
+                vals[k] = vals["od"]
+    elif nd == 4:
+        if "ow" not in vals:
+            vals["iw"], vals["ow"] = vals["ih"], vals["oh"]
+        vals["id"] = vals["od"] = 1
+    else:
+        vals["id"] = vals["od"] = vals["ih"] = vals["oh"] = 1
+    d.mb = vals.get("mb", 2)
+    d.ic = vals["ic"]
+    for k in ("id", "ih", "iw", "od", "oh", "ow"):
+        setattr(d, k, vals[k])
+    d.ndims = nd
+    d.name = name
+    return d

@@ -1,0 +1,232 @@
+"""``--resampling`` driver (spec/benchdnn.md sections 3, 5, 8-11)."""
+import time
+
+import numpy as np
+
+import dnnl
+from dnnl.benchdnn import attrs as A
+from dnnl.benchdnn import common as K
+from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops,
+                                  parse_resampling_desc)
+from dnnl.benchdnn.reorder import compare, enum_tag_ok, padding_ok, to_codes, write
+from dnnl.testing import dtypes as R
+from dnnl.testing import reorder as TR
+from dnnl.testing import resampling as RS
+
+DIRS = ("FWD_D", "FWD_I", "FWD_B", "BWD_D", "BWD_W", "BWD_WB", "BWD_DW")
+DTS = ("f32", "bf16", "f16", "s32", "s8", "u8", "f64", "f8_e5m2", "f8_e4m3")
+INTEGRAL = ("s32", "s8", "u8")
+EPS = {"f32": 2.0 ** -23, "f64": 2.0 ** -23, "bf16": 2.0 ** -7, "f16": 2.0 ** -10,
+       "f8_e5m2": 2.0 ** -2, "f8_e4m3": 2.0 ** -3}
+
+
+def linear_threshold(dt_from, dt_to):
+    ef, et = EPS.get(dt_from, 0.0), EPS.get(dt_to, 0.0)
+    return ef if ef > et else 7 * et
+
+
+def fill(dims, dt, k):
+    """benchdnn's resampling fill: g = (97 i - 19 k + 101) mod 17; g*1.25
+    for f32 / integers, g/16 for 16-bit floats; rounded to ``dt``."""
+    n = int(np.prod(dims, dtype=np.int64))
+    i = np.arange(n, dtype=np.int64)
+    g = ((97 * i - 19 * k + 101) % 17).astype(np.float64)
+    v = g / 16 if dt in ("bf16", "f16") else g * 1.25
+    return to_codes(v, dt).reshape(dims)
+
+
+class ResamplingDriver(K.Driver):
+    name = "resampling"
+    vector_options = (("dir", "FWD_D"), ("sdt", "f32"), ("ddt", "f32"), ("tag", "abx"),
+                      ("alg", "nearest"), ("mb", "0"))
+    loop = ("dir", "sdt", "ddt", "tag", "alg", "mb") + K.Driver.attr_options + \
+        ("ctx-init", "ctx-exe")
+    csv_template = ("perf,%engine%,%impl%,%name%,%dir%,%sdt%,%ddt%,%tag%,%alg%,%attr%,"
+                    "%desc%,%Gops%,%+ctime%,%-time%,%-Gflops%,%0time%,%0Gflops%")
+    help = ("resampling options: --dir= --sdt= --ddt= --tag= --alg=nearest|linear --mb= "
+            "and the attribute options; problems: mb2ic16_ih5oh3_iw10ow11")
+
+    def check_values(self, key, values):
+        d = dict(self.vector_options)
+        out = []
+        for v in values:
+            if v == "":
+                v = d.get(key, "")
+            if key == "dir":
+                v = v.upper()
+                if v not in DIRS:
+                    raise ParseError("unknown --dir=%s" % v, 2)
+            elif key in ("sdt", "ddt") and v not in DTS:
+                raise ParseError("unknown data type %r" % v, 2)
+            elif key == "alg":
+                v = v.lower().replace("resampling_", "")
+                if v not in ("nearest", "linear"):
+                    raise ParseError("unknown --alg=%s" % v, 2)
+            elif key == "mb" and not v.isdigit():
+                raise ParseError("bad --mb=%s" % v, 2)
+            out.append(v)
+        return out
+
+    def expand(self, token):
+        desc = parse_resampling_desc(token)
+        out = []
+        for combo in K.product(self.opts, self.loop):
+            combo["desc"] = desc
+            t = normalize_tag(combo["tag"], desc.ndims)
+            if t is None:
+                raise ParseError("invalid tag %r" % combo["tag"], 2)
+            if self.bench.g.allow_enum_tags_only and not enum_tag_ok(t):
+                raise ParseError("tag %r is not a dnnl_format_tag_t value" % combo["tag"], 2)
+            parse_post_ops(combo["attr-post-ops"])
+            out.append(combo)
+        return out
+
+    def repro(self, prb):
+        s = ""
+        for key, default in self.vector_options:
+            if prb[key] != default and key != "mb":
+                s += "--%s=%s " % (key, prb[key])
+        if prb["mb"] not in ("0", ""):
+            s += "--mb=%s " % prb["mb"]
+        s += self.attr_repro(prb)
+        return s + self.desc(prb)
+
+    def desc(self, prb):
+        d = prb["desc"]
+        mb = int(prb["mb"] or 0)
+        if mb and mb != d.mb:
+            import copy
+            d = copy.copy(d)
+            d.mb = mb
+        return str(d)
+
+    def perf_fields(self, prb):
+        d = prb["desc"]
+        return {"engine": "cpu", "name": d.name or "", "dir": prb["dir"],
+                "sdt": prb["sdt"], "ddt": prb["ddt"],
+                "tag": normalize_tag(prb["tag"], d.ndims), "alg": prb["alg"],
+                "attr": self.attr_repro(prb).strip(), "desc": self.desc(prb),
+                "mb": prb["mb"], "Gops": 0, "Gflops": 0}
+
+    def dims(self, prb):
+        d = prb["desc"]
+        mb = int(prb["mb"] or 0) or d.mb
+        sp_in = {5: [d.id, d.ih, d.iw], 4: [d.ih, d.iw], 3: [d.iw]}[d.ndims]
+        sp_out = {5: [d.od, d.oh, d.ow], 4: [d.oh, d.ow], 3: [d.ow]}[d.ndims]
+        return [mb, d.ic] + sp_in, [mb, d.ic] + sp_out
+
+    def skip(self, prb):
+        pos = parse_post_ops(prb["attr-post-ops"])
+        sums = [p for p in pos if p.kind == "sum"]
+        if any(p.zero_point != 0 for p in sums) and prb["sdt"] not in INTEGRAL:
+            raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
+        if len({p.dt for p in sums}) > 1:
+            raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
+
+    def run(self, prb, res):
+        g = self.bench.g
+        self.skip(prb)
+        if g.mode == "L":
+            raise K.Skip(K.LISTED)
+        fwd = prb["dir"].startswith("FWD")
+        sdims, ddims = self.dims(prb)
+        nd = len(sdims)
+        n_all = int(np.prod(sdims, dtype=np.int64)) + int(np.prod(ddims, dtype=np.int64))
+        if n_all * 16 > g.max_bytes:
+            raise K.Skip(K.SKIPPED, K.NOT_ENOUGH_RAM)
+        eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+        rng = np.random.default_rng(n_all + 11)
+        sdt, ddt = prb["sdt"], prb["ddt"]
+        tag = normalize_tag(prb["tag"], nd)
+        alg = dnnl.algorithm["resampling_" + prb["alg"]]
+        anyt = dnnl.memory.format_tag.any
+        t0 = time.perf_counter()
+        try:
+            attr, exec_args, keep, info = A.build(prb, ddims, eng, rng)
+            if fwd:
+                prop = (dnnl.prop_kind.forward_inference if prb["dir"] == "FWD_I"
+                        else dnnl.prop_kind.forward_training)
+                in_md = dnnl.memory.desc(sdims, A.dt_of(sdt), tag)
+                pd = dnnl.resampling_forward.primitive_desc(
+                    eng, prop, alg, in_md, dnnl.memory.desc(ddims, A.dt_of(ddt), anyt), attr)
+                prim = dnnl.resampling_forward(pd)
+                in_md, out_md = pd.src_desc(), pd.dst_desc()
+            else:
+                in_md = dnnl.memory.desc(ddims, A.dt_of(ddt), tag)
+                pd = dnnl.resampling_backward.primitive_desc(
+                    eng, alg, dnnl.memory.desc(sdims, A.dt_of(sdt), anyt), in_md, None, attr)
+                prim = dnnl.resampling_backward(pd)
+                in_md, out_md = pd.diff_dst_desc(), pd.diff_src_desc()
+        except dnnl.error as e:
+            raise K.Skip(K.UNIMPLEMENTED if e.status == dnnl.status.unimplemented
+                         else K.INVALID_ARGUMENTS, str(e))
+        res.ctime = (time.perf_counter() - t0) * 1000.0
+        res.impl = pd.impl_info_str()
+        why = self.impl_filtered(res.impl)
+        if why:
+            raise K.Skip(K.SKIPPED, why)
+        if g.mode == "I":
+            raise K.Skip(K.INITIALIZED)
+        in_dt, out_dt = (sdt, ddt) if fwd else (ddt, sdt)
+        in_dims, out_dims = (sdims, ddims) if fwd else (ddims, sdims)
+        ibuf, isize = K.lib_buffer(in_md)
+        obuf, osize = K.lib_buffer(out_md)
+        perf = g.mode in ("P", "F")
+        if perf or g.mode == "B":
+            lo, hi = (-16, 16) if g.mode == "B" else (0, 20)
+            in_codes = to_codes(rng.uniform(lo, hi, int(np.prod(in_dims))), in_dt)
+            in_codes = in_codes.reshape(in_dims)
+        else:
+            in_codes = fill(in_dims, in_dt, 0 if fwd else 3)
+        write(ibuf, isize, in_md, in_codes)
+        sums = [p for p in info["post_ops"] if p.kind == "sum"]
+        dst_old = fill(out_dims, out_dt, 3) if (fwd and sums) else None
+        oinit = obuf.copy()
+        if dst_old is not None:
+            write(oinit, osize, out_md, dst_old)
+        obuf[:] = oinit
+        imem, omem = dnnl.memory(in_md, eng, ibuf), dnnl.memory(out_md, eng, obuf)
+        args = dict(exec_args)
+        if fwd:
+            args[dnnl.DNNL_ARG_SRC], args[dnnl.DNNL_ARG_DST] = imem, omem
+        else:
+            args[dnnl.DNNL_ARG_DIFF_DST], args[dnnl.DNNL_ARG_DIFF_SRC] = imem, omem
+        strm = dnnl.stream(eng)
+        res.ibytes = in_md.get_size() + (out_md.get_size() if sums else 0)
+        res.obytes = out_md.get_size()
+        if perf:
+            K.time_executions(lambda: prim.execute(strm, args), g, res)
+            raise K.Skip(K.EXECUTED)
+        prim.execute(strm, args)
+        if g.mode in ("R", "S"):
+            raise K.Skip(K.EXECUTED)
+        if g.mode == "B":
+            first = obuf.copy()
+            obuf[:] = oinit
+            prim.execute(strm, args)
+            res.state = K.PASSED if bytes(first) == bytes(obuf) else K.FAILED
+            return
+        odt = int(A.dt_of(out_dt))
+        x = R.decode(TR.codes(in_codes, int(A.dt_of(in_dt))), int(A.dt_of(in_dt)))
+        x = np.asarray(x, np.float32).reshape(in_dims)
+        if fwd:
+            ref = RS.forward(x, ddims[2:], prb["alg"],
+                             post_ops=attr.get_post_ops() if info["post_ops"] else None,
+                             dst_old=dst_old, dst_dt=odt, src1_arrays=info["src1"])
+        else:
+            ref = RS.backward(x, sdims[2:], prb["alg"])
+        exp = np.asarray(R.encode(np.asarray(ref, np.float32).reshape(-1), odt))
+        got = TR.read_logical(obuf[:osize], out_md).reshape(-1)
+        trh = 0.0
+        if prb["alg"] == "linear":
+            trh = linear_threshold(in_dt, out_dt)
+        if any(p.kind == "eltwise" for p in info["post_ops"]):
+            trh = max(trh, 2e-5)
+        if any(p.kind == "binary" for p in info["post_ops"]):
+            trh = max(trh, 1e-5)
+        compare(res, got, exp, odt, zero_trust=99.0, trh=trh)
+        if res.state in (K.PASSED, K.MISTRUSTED):
+            if not padding_ok(obuf, osize, out_md):
+                res.state, res.reason = K.FAILED, "padded area is not zeroed"
+            elif not K.canary_ok(obuf, osize):
+                res.state, res.reason = K.FAILED, "buffer overwrite (canary)"
