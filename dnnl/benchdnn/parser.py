@@ -72,29 +72,32 @@ def _from_scheme(tag):
     return None
 
 
-def normalize_tag(tag, ndims):
+def normalize_tag(tag, ndims=-1):
     """A tag for a problem of ``ndims`` dims: meta tags (with ``x``) are
     expanded and trimmed; named tags are mapped to abc form; ``any`` and
-    ``undef`` are kept. Returns None when the tag cannot be used."""
-    if tag in ("any", "undef"):
+    ``undef`` are kept. ``ndims=-1``: a meta tag is expanded to the fewest
+    dims it needs (``axb`` -> ``acb``), which is how benchdnn checks tags when
+    they are parsed. Returns None when the tag cannot be used."""
+    if tag in ("any", "undef") or ndims == 0:
         return tag
+    if tag == "x":
+        return "a"
     if "x" in tag:
-        present = [c.lower() for c in tag if c.isalpha() and c != "x"]
-        hi = max([c for c in present if "b" <= c <= "l"] or ["a"])
-        fill = "".join(chr(c) for c in range(ord(hi) + 1, ord("a") + ndims))
-        tag = tag.replace("x", fill)
-        # drop every dim >= ndims (a block size in front of a lowercase one too)
-        out = ""
+        # x starts after the highest lowercase letter b..l present (else at c)
+        start = "c"
+        for c in "lkjihgfedcb":
+            if c in tag:
+                start = chr(ord(c) + 1)
+                break
+        n = ord(start) - ord("a") + 1 if ndims == -1 else ndims
+        fill = "".join(chr(ord(start) + i) for i in range(n - (ord(start) - ord("a"))))
+        tag = tag.replace("x", fill, 1)
+        # drop every dim >= n (a block size in front of a lowercase one too)
         parts = re.findall(r"[0-9]+[a-zA-Z]|[a-zA-Z]", tag)
-        for p in parts:
-            letter = p[-1].lower()
-            if ord(letter) - ord("a") < ndims:
-                out += p
-        return out
+        return "".join(p for p in parts if ord(p[-1].lower()) - ord("a") < n)
     if _is_abc(tag):
         return tag
-    mapped = _from_scheme(tag)
-    return mapped
+    return _from_scheme(tag)
 
 
 # ------------------------------------------------------------------ values

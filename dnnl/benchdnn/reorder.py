@@ -33,6 +33,24 @@ def enum_tag_ok(tag):
         return tag in ("any", "undef")
 
 
+def md_from_tag(dims, dt, tag):
+    """A memory descriptor from any abc-style tag, enumerated or not (as
+    ``dnnl_memory_desc_create_with_string_tag`` does)."""
+    try:
+        return dnnl.memory.desc(dims, dt, tag)
+    except dnnl.error:
+        if not isinstance(tag, str):
+            raise
+    from dnnl import _desc, _tags
+    nd, perm, blks, idxs = _tags.parse_name(tag)
+    if nd != len(dims):
+        raise dnnl.error(dnnl.status.invalid_arguments,
+                         "tag %s is for %d dims, not %d" % (tag, nd, len(dims)))
+    _desc.sanity_check(nd, tuple(dims), dnnl.memory.data_type(int(dt)),
+                       dnnl.format_kind.blocked)
+    return _desc.blocked(tuple(dims), dnnl.memory.data_type(int(dt)), perm, blks, idxs)
+
+
 def fill_values(dt, n, kind):
     lo, hi = RANGE.get(dt, RANGE["f32"])
     table = np.array((hi, lo) + TABLE_TAIL, np.float64)
@@ -124,7 +142,8 @@ class ReorderDriver(K.Driver):
             t = normalize_tag(prb[tagkey], nd)
             if t is None:
                 raise ParseError("invalid tag %r" % prb[tagkey], 2)
-            if self.bench.g.allow_enum_tags_only and not enum_tag_ok(t):
+            if self.bench.g.allow_enum_tags_only and not enum_tag_ok(normalize_tag(
+                    prb[tagkey])):
                 raise ParseError("tag %r is not a dnnl_format_tag_t value "
                                  "(use --allow-enum-tags-only=0)" % prb[tagkey], 2)
 
@@ -215,7 +234,7 @@ class ReorderDriver(K.Driver):
         tag = normalize_tag(prb["stag" if which == "src" else "dtag"], nd)
         if tag == "any":
             tag = dnnl.memory.format_tag.any
-        return dnnl.memory.desc(dims, dt, tag)
+        return md_from_tag(dims, dt, tag)
 
     def run(self, prb, res):
         g = self.bench.g

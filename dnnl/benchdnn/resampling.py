@@ -8,7 +8,8 @@ from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
 from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops,
                                   parse_resampling_desc)
-from dnnl.benchdnn.reorder import compare, enum_tag_ok, padding_ok, to_codes, write
+from dnnl.benchdnn.reorder import (compare, enum_tag_ok, md_from_tag, padding_ok,
+                                   to_codes, write)
 from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as RS
@@ -75,7 +76,8 @@ class ResamplingDriver(K.Driver):
             t = normalize_tag(combo["tag"], desc.ndims)
             if t is None:
                 raise ParseError("invalid tag %r" % combo["tag"], 2)
-            if self.bench.g.allow_enum_tags_only and not enum_tag_ok(t):
+            if self.bench.g.allow_enum_tags_only and not enum_tag_ok(
+                    normalize_tag(combo["tag"])):
                 raise ParseError("tag %r is not a dnnl_format_tag_t value" % combo["tag"], 2)
             parse_post_ops(combo["attr-post-ops"])
             out.append(combo)
@@ -146,13 +148,13 @@ class ResamplingDriver(K.Driver):
             if fwd:
                 prop = (dnnl.prop_kind.forward_inference if prb["dir"] == "FWD_I"
                         else dnnl.prop_kind.forward_training)
-                in_md = dnnl.memory.desc(sdims, A.dt_of(sdt), tag)
+                in_md = md_from_tag(sdims, A.dt_of(sdt), tag)
                 pd = dnnl.resampling_forward.primitive_desc(
                     eng, prop, alg, in_md, dnnl.memory.desc(ddims, A.dt_of(ddt), anyt), attr)
                 prim = dnnl.resampling_forward(pd)
                 in_md, out_md = pd.src_desc(), pd.dst_desc()
             else:
-                in_md = dnnl.memory.desc(ddims, A.dt_of(ddt), tag)
+                in_md = md_from_tag(ddims, A.dt_of(ddt), tag)
                 pd = dnnl.resampling_backward.primitive_desc(
                     eng, alg, dnnl.memory.desc(sdims, A.dt_of(sdt), anyt), in_md, None, attr)
                 prim = dnnl.resampling_backward(pd)
