@@ -71,8 +71,9 @@ cdef extern from *:
 
 DEF MAXD = 13
 DEF NK = 6
-DEF CHUNK = 512
-DEF TILE = 32
+DEF CHUNK = 4096   # innermost elements per work item
+DEF BUF = 512      # elements per pass of the buffered f32 path (stays in L1)
+DEF TILE = 64
 
 cdef enum:
     K_SRC = 0
@@ -384,11 +385,29 @@ cdef bint _fused(const Params* p, const int64_t* base, int64_t j0, int64_t n,
 
 cdef void _convert(const Params* p, const int64_t* base, int64_t j0, int64_t n,
                    Access s, Access d) noexcept nogil:
-    """simple:any's arithmetic on one run, through an f32 buffer."""
+    """simple:any's arithmetic on one run: fused, or BUF elements at a time."""
+    cdef int64_t i, m
     if _fused(p, base, j0, n, s, d):
         return
-    cdef float buf[CHUNK]
-    cdef float old[CHUNK]
+    for i in range(0, n, BUF):
+        m = n - i if n - i < BUF else BUF
+        _convert_buf(p, base, j0 + i, m, _shift(s, i), _shift(d, i))
+
+
+cdef inline Access _shift(Access a, int64_t i) noexcept nogil:
+    """The same access, ``i`` elements further along the run."""
+    if a.table == NULL:
+        a.base = a.base + i * a.step
+    else:
+        a.table = a.table + i
+    return a
+
+
+cdef void _convert_buf(const Params* p, const int64_t* base, int64_t j0, int64_t n,
+                       Access s, Access d) noexcept nogil:
+    """simple:any's arithmetic on at most BUF elements, through an f32 buffer."""
+    cdef float buf[BUF]
+    cdef float old[BUF]
     cdef int64_t j
     cdef int32_t x
     cdef float beta = p.beta, v
