@@ -386,7 +386,8 @@ class Bench:
     def account(self, idx, prb, res):
         s = self.stats
         s["tests"] += 1
-        key = {PASSED: "passed", SKIPPED: "skipped", MISTRUSTED: "mistrusted",
+        key = {PASSED: "passed", EXECUTED: "passed", INITIALIZED: "passed",
+               SKIPPED: "skipped", MISTRUSTED: "mistrusted",
                UNIMPLEMENTED: "unimplemented", INVALID_ARGUMENTS: "invalid_arguments",
                FAILED: "failed", UNTESTED: "failed", LISTED: "listed"}.get(res.state)
         if key:
@@ -423,7 +424,7 @@ class Bench:
         template = self.g.perf_template
         if not self.perf_header_done:
             self.perf_header_done = True
-            self.print("Output template: %s" % template)
+            self.print("Template entries: %s" % template)
             self.print(re.sub(r"%([^%]*)%", _header_field, template))
         fields = self.driver.perf_fields(prb)
         times = res.times or [0.0]
