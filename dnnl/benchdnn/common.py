@@ -401,7 +401,7 @@ class Bench:
             line = "%d:%s" % (idx, res.state)
             if res.reason:
                 line += " (%s)" % res.reason
-            if res.state in (FAILED, MISTRUSTED) and res.total:
+            if res.errors > 0:
                 line += " (errors:%d total:%d)" % (res.errors, res.total)
             line += " (%d ms) __REPRO: %s" % (round(res.ms), repro)
             if res.state in FAILURES:
