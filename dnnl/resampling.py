@@ -525,6 +525,7 @@ class resampling_forward(primitive):
             self._init_base(aengine, attr, {})
             _check_fwd_attr(self._attr, dst_md)
             _check_types(src_md, dst_md)
+            self._verbose_any = (False, dst_md.format_kind == format_kind.any)
             if dst_md.format_kind == format_kind.any:
                 dst_md = _like(dst_md.dims, dst_md.data_type, src_md)
             self._prop, self._alg, self._ndims = prop, alg, src_md.ndims
@@ -635,6 +636,8 @@ class resampling_backward(primitive):
             if self._attr.non_default_parts():
                 raise unimpl("resampling backward takes no attributes")
             _check_types(ds_md, dd_md)
+            self._verbose_any = (ds_md.format_kind == format_kind.any,
+                                 dd_md.format_kind == format_kind.any)
             if dd_md.format_kind == format_kind.any and hint is not None and hint:
                 dd_md = _like(dd_md.dims, dd_md.data_type, hint._dst_md)
             if ds_md.format_kind == format_kind.any:
