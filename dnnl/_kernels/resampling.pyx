@@ -48,6 +48,27 @@ cdef extern from *:
     #else
     #define RS_TC
     #endif
+    /* One output pixel of a channel run (NHWC-like), inlined into the row loop:
+       h0/h1 = source rows, w0/w1 = source columns. */
+    static inline void rs_copy_px(float* __restrict o, const float* __restrict a,
+                                  int64_t n) {
+        for (int64_t i = 0; i < n; i++) o[i] = a[i];
+    }
+    static inline void rs_lerp_px(float* __restrict o, const float* __restrict a,
+                                  const float* __restrict b, float w, float m, int64_t n) {
+        for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
+    }
+    static inline void rs_bilerp_px(float* __restrict o, const float* __restrict h0w0,
+                                    const float* __restrict h0w1,
+                                    const float* __restrict h1w0,
+                                    const float* __restrict h1w1, float wh, float mh,
+                                    float ww, float mw, int64_t n) {
+        for (int64_t i = 0; i < n; i++) {
+            float x0 = h0w0[i] * wh + h1w0[i] * mh;
+            float x1 = h0w1[i] * wh + h1w1[i] * mh;
+            o[i] = x0 * ww + x1 * mw;
+        }
+    }
     RS_TC static void rs_lerp1(float* __restrict o, const float* __restrict a,
                                const float* __restrict b, float w, float m, int64_t n) {
         for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
@@ -118,6 +139,12 @@ cdef extern from *:
         }
     }
     """
+    void rs_copy_px(float* o, const float* a, int64_t n) noexcept nogil
+    void rs_lerp_px(float* o, const float* a, const float* b, float w, float m,
+                    int64_t n) noexcept nogil
+    void rs_bilerp_px(float* o, const float* h0w0, const float* h0w1, const float* h1w0,
+                      const float* h1w1, float wh, float mh, float ww, float mw,
+                      int64_t n) noexcept nogil
     void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
                   int64_t n) noexcept nogil
     void rs_lerp2(float* o, const float* c00, const float* c01, const float* c10,
@@ -164,6 +191,7 @@ cdef struct Fwd:
     int linear
     int inner             # 0: channel runs, 1: width rows
     int64_t N, C, OD, OH, OW, IW
+    int64_t IWspan         # 1 + largest W tap offset of an f32 source row
     int sdt, ddt
     const uint8_t* src
     uint8_t* dst
@@ -281,6 +309,38 @@ cdef inline void _store_row(uint8_t* base, int64_t off, const int64_t* tab, bint
 
 
 # ------------------------------------------------------ forward, channel runs
+cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept nogil:
+    """f32 to f32, one unit-stride channel run on both sides, no post-ops: one
+    output row with the loops inline (the restrict-qualified C row kernels
+    inline here and vectorise over channels)."""
+    cdef int64_t ow, C, sbase, dbase, h0, h1
+    cdef const float* src = <const float*>p.src
+    cdef float* dst = <float*>p.dst
+    if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != DT_F32
+            or p.ddt != DT_F32 or p.po.n or p.k > 2):
+        return False
+    C = p.run_len[0]
+    sbase = p.sN[n] + p.sC[p.run_c0[0]]
+    dbase = p.dN[n] + p.dC[p.run_c0[0]] + p.dS[0][od] + p.dS[1][oh]
+    if not p.linear:
+        sbase += p.s0[0][od] + p.s0[1][oh]
+        for ow in range(p.OW):
+            rs_copy_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow], C)
+    elif p.k == 1:
+        for ow in range(p.OW):
+            rs_lerp_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow],
+                       src + sbase + p.s1[2][ow], p.wl[2][ow], p.wr[2][ow], C)
+    else:
+        h0 = sbase + p.s0[1][oh]
+        h1 = sbase + p.s1[1][oh]
+        for ow in range(p.OW):
+            rs_bilerp_px(dst + dbase + p.dS[2][ow], src + h0 + p.s0[2][ow],
+                         src + h0 + p.s1[2][ow], src + h1 + p.s0[2][ow],
+                         src + h1 + p.s1[2][ow], p.wl[1][oh], p.wr[1][oh],
+                         p.wl[2][ow], p.wr[2][ow], C)
+    return True
+
+
 cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t oh = item % p.OH
     cdef int64_t t_ = item // p.OH
@@ -298,6 +358,8 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     cdef bint direct
     cdef float* dptr
     cdef const float* sf = <const float*>p.src
+    if _fwd_c_plain(p, n, od, oh):
+        return
     for ow in range(p.OW):
         for t in range(ntaps):
             if p.linear:
@@ -346,6 +408,12 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
 
 
 # -------------------------------------------------------- forward, width rows
+cdef inline int64_t _row_len(const Fwd* p, bint f32src) noexcept nogil:
+    """Elements of a source row as the W tap indices address it: the physical
+    row of an f32 source (indices are offsets), or the decoded row."""
+    return p.IWspan if f32src else p.IW
+
+
 cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t oh = item % p.OH
     cdef int64_t t_ = item // p.OH
@@ -400,6 +468,11 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
         rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
         rs_gather1(o, r0, i0, i1, ww, mw, OW)
+    elif p.k == 2 and _row_len(p, f32src) <= p.L:
+        # x_col[iw] = r0[iw]*wh + r1[iw]*mh is what both W taps read: compute
+        # each column once (the same operations, in the same order).
+        rs_lerp1(bufs + 4 * p.L, r0, rows[1], p.wl[1][oh], p.wr[1][oh], _row_len(p, f32src))
+        rs_gather1(o, bufs + 4 * p.L, i0, i1, ww, mw, OW)
     elif p.k == 2:
         rs_gather2(o, r0, rows[1], i0, i1, p.wl[1][oh], p.wr[1][oh], ww, mw, OW)
     else:
@@ -599,6 +672,7 @@ cdef class FwdPlan:
         p.inner = d["inner"]
         p.N, p.C, p.OD, p.OH, p.OW = d["N"], d["C"], d["OD"], d["OH"], d["OW"]
         p.IW = d["IW"]
+        p.IWspan = int(max(np.max(d["s0"][2]), np.max(d["s1"][2]))) + 1 if p.inner else 0
         p.sdt, p.ddt = d["sdt"], d["ddt"]
         p.sN = _p64(I(d["sN"]))
         p.sC = _p64(I(d["sC"]))
