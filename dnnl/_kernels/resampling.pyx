@@ -26,7 +26,7 @@ Inputs are validated by the caller; nothing here checks.
 import numpy as np
 
 cimport numpy as cnp
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -641,6 +641,57 @@ def _arrf(a):
     return np.ascontiguousarray(a, dtype=np.float32)
 
 
+ctypedef void (*item_fn)(const void* plan, int64_t item, float* scratch) noexcept nogil
+
+
+cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
+    cdef const Fwd* p = <const Fwd*>plan
+    if p.inner == 0:
+        _fwd_c_item(p, item, scratch)
+    else:
+        _fwd_w_item(p, item, scratch)
+
+
+cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
+    cdef const Bwd* p = <const Bwd*>plan
+    if p.inner == 0:
+        _bwd_c_item(p, item, scratch)
+    else:
+        _bwd_w_item(p, item, scratch)
+
+
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #include <omp.h>
+    static int rs_max_threads(void) { return omp_get_max_threads(); }
+    #else
+    static int rs_max_threads(void) { return 1; }
+    #endif
+    """
+    int rs_max_threads() noexcept nogil
+
+
+cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
+                     bint par) noexcept nogil:
+    """Run every item, in parallel when ``par``, each thread with its own
+    scratch rows, all allocated before any item runs: True (nothing written)
+    when they cannot be."""
+    cdef int64_t i
+    cdef int nthr = rs_max_threads() if par and nitems > 1 else 1
+    cdef char* block = <char*>malloc(<size_t>nthr * nscr)
+    if block == NULL:
+        return True
+    if nthr > 1:
+        for i in prange(nitems, schedule="static", num_threads=nthr):
+            fn(plan, i, <float*>(block + <size_t>threadid() * nscr))
+    else:
+        for i in range(nitems):
+            fn(plan, i, <float*>block)
+    free(block)
+    return False
+
+
 cdef class FwdPlan:
     """A forward resampling plan; see dnnl/resampling.py ``_fwd_plan``."""
     cdef Fwd p
@@ -740,27 +791,11 @@ cdef class FwdPlan:
                 if src1[e] is not None:
                     q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
         with nogil:
-            if par and nitems > 1:
-                with parallel():
-                    scratch = <float*>malloc(nscr)
-                    if scratch != NULL:
-                        for i in prange(nitems, schedule="static"):
-                            if q.inner == 0:
-                                _fwd_c_item(&q, i, scratch)
-                            else:
-                                _fwd_w_item(&q, i, scratch)
-                        free(scratch)
-            else:
-                scratch = <float*>malloc(nscr)
-                if scratch != NULL:
-                    for i in range(nitems):
-                        if q.inner == 0:
-                            _fwd_c_item(&q, i, scratch)
-                        else:
-                            _fwd_w_item(&q, i, scratch)
-                    free(scratch)
-            if npad:
+            failed = _run_items(&q, _fwd_item, nitems, nscr, par)
+            if npad and not failed:
                 _zero_offsets(q.dst, pad, npad, self.esize)
+        if failed:
+            raise MemoryError("no memory for the resampling scratch rows")
 
 
 cdef class BwdPlan:
@@ -838,24 +873,8 @@ cdef class BwdPlan:
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
         with nogil:
-            if par and nitems > 1:
-                with parallel():
-                    scratch = <float*>malloc(nscr)
-                    if scratch != NULL:
-                        for i in prange(nitems, schedule="static"):
-                            if q.inner == 0:
-                                _bwd_c_item(&q, i, scratch)
-                            else:
-                                _bwd_w_item(&q, i, scratch)
-                        free(scratch)
-            else:
-                scratch = <float*>malloc(nscr)
-                if scratch != NULL:
-                    for i in range(nitems):
-                        if q.inner == 0:
-                            _bwd_c_item(&q, i, scratch)
-                        else:
-                            _bwd_w_item(&q, i, scratch)
-                    free(scratch)
-            if npad:
+            failed = _run_items(&q, _bwd_item, nitems, nscr, par)
+            if npad and not failed:
                 _zero_offsets(q.ds, pad, npad, self.esize)
+        if failed:
+            raise MemoryError("no memory for the resampling scratch rows")
