@@ -13,6 +13,7 @@ from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._error import invalid
 from dnnl.attr import primitive_attr
+from dnnl.engine import stream
 from dnnl.memory import memory
 
 ARG_SCRATCHPAD = C["DNNL_ARG_SCRATCHPAD"]
@@ -190,7 +191,6 @@ class primitive:
 
     def _check_stream(self, astream):
         """The stream must belong to the primitive's engine (status 2 otherwise)."""
-        from dnnl.engine import stream
         if not isinstance(astream, stream):
             raise invalid("execute needs a dnnl.stream")
         if astream.get_engine() is not self._pd._engine:
