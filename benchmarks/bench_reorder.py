@@ -2,8 +2,9 @@
 
 Run from the repository root:  python benchmarks/bench_reorder.py
 
-Every contender runs in this process on the same data; each time is the best
-of several runs after a warm-up. Ratios are contender time / our time (above
+Every contender runs in this process on the same data, round-robin (one run
+of each in turn, so that load on a shared machine hits them alike); each time
+is the best of BENCH_REPEATS rounds after a warm-up. Ratios are contender time / our time (above
 1: we are faster). PyTorch and real oneDNN are used when installed (oneDNN:
 see ../shared/ORACLE.md; set DNNL_ORACLE_VENV to its virtual environment).
 """
@@ -21,13 +22,21 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "15"))
 
 
 def best_ms(fn, repeats=REPEATS):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+    return interleaved({"": fn}, repeats)[""]
+
+
+def interleaved(fns, repeats=REPEATS):
+    """Best time of each callable, in ms, running them round-robin so that a
+    burst of load on a shared machine does not fall on one contender only."""
+    for fn in fns.values():
         fn()
-        times.append(time.perf_counter() - t0)
-    return min(times) * 1e3
+    best = {k: float("inf") for k in fns}
+    for _ in range(repeats):
+        for k, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            best[k] = min(best[k], time.perf_counter() - t0)
+    return {k: t * 1e3 for k, t in best.items()}
 
 
 def load_torch():
@@ -156,13 +165,13 @@ def main():
 
     print("%-28s %10s %10s   %s" % ("case", "ours ms", "oneDNN ms", "others (ms, ratio)"))
     for name, stag, ddt, dtag, sc, data, others in cases:
-        t_ours = best_ms(ours(eng, strm, dims, stag, ddt, dtag, data, sc))
-        t_ref = None
+        fns = {"ours": ours(eng, strm, dims, stag, ddt, dtag, data, sc)}
         if o is not None:
-            ref = OneDNNReorder(o, dims, "f32", stag, ddt, dtag, sc)
-            t_ref = best_ms(ref)
-        parts = ["%s %.2f (%.2fx)" % (k, t, t / t_ours)
-                 for k, fn in others.items() if fn is not None for t in [best_ms(fn)]]
+            fns["oneDNN"] = OneDNNReorder(o, dims, "f32", stag, ddt, dtag, sc)
+        fns.update((k, fn) for k, fn in others.items() if fn is not None)
+        times = interleaved(fns)
+        t_ours, t_ref = times.pop("ours"), times.pop("oneDNN", None)
+        parts = ["%s %.2f (%.2fx)" % (k, t, t / t_ours) for k, t in times.items()]
         ref_txt = "%.2f (%.2fx)" % (t_ref, t_ref / t_ours) if t_ref else "-"
         print("%-28s %10.2f %16s   %s" % (name, t_ours, ref_txt, "; ".join(parts)))
 
