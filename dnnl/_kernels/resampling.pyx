@@ -41,7 +41,9 @@ cdef extern from *:
     """
     /* Hot row loops, compiled for AVX-512, AVX2 and baseline x86-64 and picked
        at load time (GCC function multi-versioning). Element-wise f32 only, no
-       reductions, -ffp-contract=off: every version gives the same bits. */
+       reductions, -ffp-contract=off: every version gives the same bits. The
+       per-pixel kernels (rs_*_px, rs_acc*) are plain static inline instead: an
+       indirect call per 64-channel run costs more than it saves. */
     #include <stdint.h>
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define RS_TC __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -99,18 +101,18 @@ cdef extern from *:
             o[i] = x0 * ww + x1 * mw;
         }
     }
-    RS_TC static void rs_acc0(float* __restrict acc, const float* __restrict r, int64_t n) {
+    static inline void rs_acc0(float* __restrict acc, const float* __restrict r, int64_t n) {
         for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i];
     }
-    RS_TC static void rs_acc1(float* __restrict acc, const float* __restrict r, float ww,
+    static inline void rs_acc1(float* __restrict acc, const float* __restrict r, float ww,
                               int64_t n) {
         for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i] * ww;
     }
-    RS_TC static void rs_acc2(float* __restrict acc, const float* __restrict r, float wh,
+    static inline void rs_acc2(float* __restrict acc, const float* __restrict r, float wh,
                               float ww, int64_t n) {
         for (int64_t i = 0; i < n; i++) { float v = r[i] * wh; acc[i] = acc[i] + v * ww; }
     }
-    RS_TC static void rs_acc3(float* __restrict acc, const float* __restrict r, float wd,
+    static inline void rs_acc3(float* __restrict acc, const float* __restrict r, float wd,
                               float wh, float ww, int64_t n) {
         for (int64_t i = 0; i < n; i++) {
             float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
