@@ -377,3 +377,33 @@ def test_large_parallel_matches_reference():
             g = rng.standard_normal((2, 8, 45, 31)).astype(np.float32)
             np.testing.assert_array_equal(bwd(alg, g, [20, 24], dtag=tag, stag=tag),
                                           R.backward(g, [20, 24], alg))
+
+
+@pytest.mark.parametrize("src_hw, dst_hw", [((5, 7), (15, 14)), ((6, 6), (12, 13)),
+                                            ((4, 9), (4, 20)), ((7, 5), (11, 3))])
+@pytest.mark.parametrize("tag", ["nhwc", "nchw"])
+def test_nearest_repeated_rows_are_copied_exactly(src_hw, dst_hw, tag):
+    """Nearest upsampling builds one row per source row and copies it to the
+    rows that repeat it (nhwc): the result must equal the reference anyway,
+    for integer and non-integer factors, with a sub-memory destination too."""
+    import dnnl.testing.resampling as R
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    strm = dnnl.stream(eng)
+    n, c = 2, 24
+    x = np.random.default_rng(1).standard_normal((n, c) + src_hw).astype(np.float32)
+    src = dnnl.memory(dnnl.memory.desc(list(x.shape), "f32", tag), eng)
+    src.from_numpy(x)
+    want = R.forward(x, list(dst_hw), R.NEAREST)
+    parent = dnnl.memory.desc([n + 1, c] + list(dst_hw), "f32", tag)
+    for dst_md in (dnnl.memory.desc([n, c] + list(dst_hw), "f32", tag),
+                   parent.submemory_desc([n, c] + list(dst_hw), [1, 0, 0, 0])):
+        buf = np.full(dnnl.memory(parent, eng).nbytes // 4, 7.0, np.float32)
+        dst = dnnl.memory(dst_md, eng, buf)
+        pd = dnnl.resampling_forward.primitive_desc(
+            eng, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_nearest,
+            src.get_desc(), dst_md)
+        dnnl.resampling_forward(pd).execute(strm, {dnnl.DNNL_ARG_SRC: src,
+                                                   dnnl.DNNL_ARG_DST: dst})
+        np.testing.assert_array_equal(dst.to_numpy(), want)
+        repeats = dst_hw[0] > src_hw[0]
+        assert (pd._plan.row_groups > 0) == (tag == "nhwc" and repeats)

@@ -216,6 +216,9 @@ cdef struct Fwd:
     const uint8_t* run_sunit
     const uint8_t* run_dunit
     int64_t L              # scratch row length
+    int64_t ngroups        # > 0: items are groups of output rows that read the
+    const int64_t* grp     # same source rows (nearest); grp[g]..grp[g+1]-1
+    int64_t row_bytes      # one dense destination row (n, od, oh)
     PostOps po
 
 
@@ -343,7 +346,26 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     return True
 
 
+cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
+    """Nearest: the rows of a group read the same source row, so they are equal:
+    build the first one, copy it to the others (dense destination rows)."""
+    cdef int64_t g = item % p.ngroups
+    cdef int64_t t_ = item // p.ngroups
+    cdef int64_t od = t_ % p.OD
+    cdef int64_t n = t_ // p.OD
+    cdef int64_t oh, oh0 = p.grp[g]
+    cdef uint8_t* first
+    _fwd_c_plain(p, n, od, oh0)
+    first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
+    for oh in range(oh0 + 1, p.grp[g + 1]):
+        memcpy(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh]) * 4, first,
+               <size_t>p.row_bytes)
+
+
 cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
+    if p.ngroups:
+        _fwd_c_group(p, item)
+        return
     cdef int64_t oh = item % p.OH
     cdef int64_t t_ = item // p.OH
     cdef int64_t od = t_ % p.OD
@@ -769,13 +791,45 @@ cdef class FwdPlan:
             for j in range(5):
                 p.po.tab[e * 5 + j] = (_p64(I(ent["tabs"][j])) if ent["kind"] == PO_BINARY
                                        else NULL)
-        if p.inner == 0:
+        p.ngroups = 0
+        if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
+            self._row_groups(d, runs)
+        if p.ngroups:
+            self.nitems = p.N * p.OD * p.ngroups
+        elif p.inner == 0:
             self.nitems = p.N * p.OD * p.OH
         else:
             self.nitems = p.N * p.C * p.OD * p.OH
         self.parallel = d["parallel"]
         self.pad = _arr64(d["pad"])
         self.esize = d["esize"]
+
+    @property
+    def row_groups(self):
+        """Groups of repeated output rows copied whole (0: not used)."""
+        return self.p.ngroups
+
+    def _row_groups(self, d, runs):
+        """Group output rows that read the same source row, when the f32 plain
+        path applies and each destination row (n, od, oh) is one dense run of
+        all channels of all OW pixels: then rows can be copied whole."""
+        cdef Fwd* p = &self.p
+        C = int(runs[1][0])
+        dS2 = np.asarray(d["dS"][2], dtype=np.int64)
+        dC = np.asarray(d["dC"], dtype=np.int64)
+        if not (runs[2][0] and runs[3][0] and d["sdt"] == DT_F32 and d["ddt"] == DT_F32
+                and p.k <= 2 and C == p.C and dS2[0] == 0 and dC[0] == 0
+                and np.array_equal(dS2, np.arange(p.OW) * C)):
+            return
+        src_rows = np.asarray(d["s0"][1], dtype=np.int64)
+        starts = [0] + [oh for oh in range(1, p.OH) if src_rows[oh] != src_rows[oh - 1]]
+        if len(starts) == p.OH:
+            return      # no row is repeated
+        grp = _arr64(np.array(starts + [p.OH]))
+        self.keep.append(grp)
+        p.grp = _p64(grp)
+        p.ngroups = len(starts)
+        p.row_bytes = p.OW * C * 4
 
     def run(self, size_t src, size_t dst, list src1=None):
         cdef Fwd q = self.p
