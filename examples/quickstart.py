@@ -45,7 +45,7 @@ print("\nreorder nchw -> nChw8c: same bytes as the hand-filled blocked buffer:",
 
 attr = dnnl.primitive_attr()
 attr.set_scales_mask(dnnl.DNNL_ARG_DST, 2)          # mask 2: per channel (dim 1)
-scales = np.linspace(1.0, 4.0, dims[1]).astype(np.float32)
+scales = np.linspace(0.5, 4.0, dims[1]).astype(np.float32)
 q = dnnl.memory(dnnl.memory.desc(dims, dt.s8, tag.nhwc), eng)
 dnnl.reorder(plain, q, attr).execute(strm, {
     dnnl.DNNL_ARG_FROM: plain, dnnl.DNNL_ARG_TO: q,
@@ -54,5 +54,7 @@ dnnl.reorder(plain, q, attr).execute(strm, {
 print("f32 -> s8 nhwc, dst = saturate(round(x / scale[c])):")
 print("  x[0, :4, 0, 0] =", x[0, :4, 0, 0], "scales", scales[:4])
 print("  q[0, :4, 0, 0] =", q.to_numpy()[0, :4, 0, 0])
-print("  x[1, 16, 2, 3] / scale = %.1f saturates to %d" % (
+print("  x[1, 16, 2, 3] / scale = %.2f rounds to %d" % (
     x[1, 16, 2, 3] / scales[16], q.to_numpy()[1, 16, 2, 3]))
+print("  x[1, 0, 2, 3] / scale = %.1f saturates to %d" % (
+    x[1, 0, 2, 3] / scales[0], q.to_numpy()[1, 0, 2, 3]))
