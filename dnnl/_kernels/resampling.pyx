@@ -716,10 +716,24 @@ cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
     return False
 
 
-cdef class FwdPlan:
+cdef class _Tables:
+    """Base of the plans: keeps alive the numpy arrays their pointers address."""
+    cdef list keep
+
+    cdef const int64_t* i64(self, x):
+        arr = _arr64(x)
+        self.keep.append(arr)
+        return _p64(arr)
+
+    cdef const float* f32(self, x):
+        arr = _arrf(x)
+        self.keep.append(arr)
+        return _pf(arr)
+
+
+cdef class FwdPlan(_Tables):
     """A forward resampling plan; see dnnl/resampling.py ``_fwd_plan``."""
     cdef Fwd p
-    cdef list keep
     cdef int64_t nitems
     cdef bint parallel
     cdef cnp.ndarray pad
@@ -731,16 +745,6 @@ cdef class FwdPlan:
         cdef Fwd* p
         self.keep = []
 
-        def I(x):
-            arr_ = _arr64(x)
-            self.keep.append(arr_)
-            return arr_
-
-        def F(x):
-            arr_ = _arrf(x)
-            self.keep.append(arr_)
-            return arr_
-
         p = &self.p
         p.k = d["k"]
         p.linear = d["linear"]
@@ -749,24 +753,24 @@ cdef class FwdPlan:
         p.IW = d["IW"]
         p.IWspan = int(max(np.max(d["s0"][2]), np.max(d["s1"][2]))) + 1 if p.inner else 0
         p.sdt, p.ddt = d["sdt"], d["ddt"]
-        p.sN = _p64(I(d["sN"]))
-        p.sC = _p64(I(d["sC"]))
+        p.sN = self.i64(d["sN"])
+        p.sC = self.i64(d["sC"])
         for a in range(3):
-            p.s0[a] = _p64(I(d["s0"][a]))
-            p.s1[a] = _p64(I(d["s1"][a]))
-            p.wl[a] = _pf(F(d["wl"][a]))
-            p.wr[a] = _pf(F(d["wr"][a]))
-            p.dS[a] = _p64(I(d["dS"][a]))
-        p.i0W = _p64(I(d["i0W"]))
-        p.i1W = _p64(I(d["i1W"]))
-        p.sWrow = _p64(I(d["sWrow"]))
-        p.dN = _p64(I(d["dN"]))
-        p.dC = _p64(I(d["dC"]))
+            p.s0[a] = self.i64(d["s0"][a])
+            p.s1[a] = self.i64(d["s1"][a])
+            p.wl[a] = self.f32(d["wl"][a])
+            p.wr[a] = self.f32(d["wr"][a])
+            p.dS[a] = self.i64(d["dS"][a])
+        p.i0W = self.i64(d["i0W"])
+        p.i1W = self.i64(d["i1W"])
+        p.sWrow = self.i64(d["sWrow"])
+        p.dN = self.i64(d["dN"])
+        p.dC = self.i64(d["dC"])
         p.dW_unit = d["dW_unit"]
         runs = d["runs"]
         p.nruns = len(runs[0])
-        p.run_c0 = _p64(I(runs[0]))
-        p.run_len = _p64(I(runs[1]))
+        p.run_c0 = self.i64(runs[0])
+        p.run_len = self.i64(runs[1])
         arr = np.ascontiguousarray(runs[2], dtype=np.uint8)
         self.keep.append(arr)
         p.run_sunit = _pu8(arr)
@@ -789,7 +793,7 @@ cdef class FwdPlan:
             if ent["kind"] == PO_SUM:
                 p.po.has_sum = True
             for j in range(5):
-                p.po.tab[e * 5 + j] = (_p64(I(ent["tabs"][j])) if ent["kind"] == PO_BINARY
+                p.po.tab[e * 5 + j] = (self.i64(ent["tabs"][j]) if ent["kind"] == PO_BINARY
                                        else NULL)
         p.ngroups = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
@@ -854,10 +858,9 @@ cdef class FwdPlan:
             raise MemoryError("no memory for the resampling scratch rows")
 
 
-cdef class BwdPlan:
+cdef class BwdPlan(_Tables):
     """A backward resampling plan; see dnnl/resampling.py ``_bwd_plan``."""
     cdef Bwd p
-    cdef list keep
     cdef int64_t nitems
     cdef bint parallel
     cdef cnp.ndarray pad
@@ -869,40 +872,30 @@ cdef class BwdPlan:
         cdef Bwd* p
         self.keep = []
 
-        def I(x):
-            arr_ = _arr64(x)
-            self.keep.append(arr_)
-            return arr_
-
-        def F(x):
-            arr_ = _arrf(x)
-            self.keep.append(arr_)
-            return arr_
-
         p = &self.p
         p.k = d["k"]
         p.linear = d["linear"]
         p.inner = d["inner"]
         p.N, p.C, p.ID, p.IH, p.IW, p.OW = d["N"], d["C"], d["ID"], d["IH"], d["IW"], d["OW"]
         p.gdt, p.sdt = d["gdt"], d["sdt"]
-        p.gN = _p64(I(d["gN"]))
-        p.gC = _p64(I(d["gC"]))
-        p.dN = _p64(I(d["dN"]))
-        p.dC = _p64(I(d["dC"]))
+        p.gN = self.i64(d["gN"])
+        p.gC = self.i64(d["gC"])
+        p.dN = self.i64(d["dN"])
+        p.dC = self.i64(d["dC"])
         for a in range(3):
-            p.gS[a] = _p64(I(d["gS"][a]))
-            p.dS[a] = _p64(I(d["dS"][a]))
+            p.gS[a] = self.i64(d["gS"][a])
+            p.dS[a] = self.i64(d["dS"][a])
             p.nroles[a] = d["nroles"][a]
         for j in range(6):
-            p.rs[j] = _p64(I(d["rs"][j]))
-            p.re[j] = _p64(I(d["re"][j]))
-            p.wt[j] = _pf(F(d["wt"][j]))
-        p.ident = _p64(I(np.arange(max(p.OW, 1))))
+            p.rs[j] = self.i64(d["rs"][j])
+            p.re[j] = self.i64(d["re"][j])
+            p.wt[j] = self.f32(d["wt"][j])
+        p.ident = self.i64(np.arange(max(p.OW, 1)))
         p.dW_unit = d["dW_unit"]
         runs = d["runs"]
         p.nruns = len(runs[0])
-        p.run_c0 = _p64(I(runs[0]))
-        p.run_len = _p64(I(runs[1]))
+        p.run_c0 = self.i64(runs[0])
+        p.run_len = self.i64(runs[1])
         arr = np.ascontiguousarray(runs[2], dtype=np.uint8)
         self.keep.append(arr)
         p.run_gunit = _pu8(arr)
