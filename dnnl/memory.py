@@ -131,6 +131,8 @@ class memory:
                               % (data.size, self._md, nbytes))
             self._data = data
         self._handle_obj = handle
+        # Raw addresses are taken as writable, as in C; buffer objects say.
+        self._readonly = self._data is not None and not self._data.flags.writeable
         if self._data is None:
             self._address = 0
         elif self._data.size == 0:

@@ -133,8 +133,9 @@ class primitive_desc:
         return "<dnnl.%s.primitive_desc %s>" % (self.kind.name, self._impl)
 
 
-def arg_memory(args, arg, what, md=None):
-    """``args[arg]``, checked to be a memory (with ``md`` if given) with a buffer."""
+def arg_memory(args, arg, what, md=None, output=False):
+    """``args[arg]``, checked to be a memory (with ``md`` if given) with a
+    buffer, and a writable one when the primitive writes it (``output``)."""
     mem = args.get(arg)
     if mem is None:
         raise invalid("execution argument %s (%d) is missing" % (what, arg))
@@ -145,6 +146,8 @@ def arg_memory(args, arg, what, md=None):
                       % (what, mem._md, md))
     if mem._address == 0 and mem._nbytes:
         raise invalid("execution argument %s has no buffer" % what)
+    if output and mem._readonly:
+        raise invalid("execution argument %s is a read-only buffer" % what)
     return mem
 
 

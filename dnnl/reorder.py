@@ -379,13 +379,13 @@ class reorder(primitive):
         pd = self._pd
         if pd._runtime:
             src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM")
-            dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO")
+            dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", output=True)
             _check_runtime(pd._src_md, src._md, "src")
             _check_runtime(pd._dst_md, dst._md, "dst")
             plan = pd.plan_for(src._md, dst._md)
         else:
             src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM", pd._src_md)
-            dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", pd._dst_md)
+            dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", pd._dst_md, output=True)
             plan = pd._plans[(pd._src_md, pd._dst_md)]
         self._check_scratchpad(args)
         if not pd._convert:

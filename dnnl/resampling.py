@@ -558,7 +558,7 @@ class resampling_forward(primitive):
         if not isinstance(args, dict):
             raise invalid("execution arguments must be a dict {arg: memory}")
         src = arg_memory(args, ARG_SRC, "DNNL_ARG_SRC", pd._src_md)
-        dst = arg_memory(args, ARG_DST, "DNNL_ARG_DST", pd._dst_md)
+        dst = arg_memory(args, ARG_DST, "DNNL_ARG_DST", pd._dst_md, output=True)
         src1 = [None] * len(pd._entries)
         for i, md in pd._binary:
             m = arg_memory(args, post_op_src1_arg(i),
@@ -670,7 +670,7 @@ class resampling_backward(primitive):
         if not isinstance(args, dict):
             raise invalid("execution arguments must be a dict {arg: memory}")
         dd = arg_memory(args, ARG_DIFF_DST, "DNNL_ARG_DIFF_DST", pd._dd_md)
-        ds = arg_memory(args, ARG_DIFF_SRC, "DNNL_ARG_DIFF_SRC", pd._ds_md)
+        ds = arg_memory(args, ARG_DIFF_SRC, "DNNL_ARG_DIFF_SRC", pd._ds_md, output=True)
         self._check_scratchpad(args)
         if pd._noop:
             return

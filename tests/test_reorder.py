@@ -173,3 +173,19 @@ def test_sum_zero_is_not_a_bit_copy():
     out = _run(np.array([16777217, 2147483647], np.int32), "s32", "s32", attr=at)
     assert list(out) == [16777216, 2147483520]
     assert list(_run(np.array([16777217], np.int32), "s32", "s32")) == [16777217]
+
+
+def test_read_only_destination_is_refused():
+    """A read-only buffer (bytes) can be a source but never a destination:
+    the primitive raises before writing anything."""
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    md = dnnl.memory.desc([2, 3], "f32", "ab")
+    frozen = bytes(np.arange(6, dtype=np.float32).tobytes())
+    ro = dnnl.memory(md, eng, frozen)
+    rw = dnnl.memory(md, eng)
+    dnnl.reorder(ro, rw).execute(dnnl.stream(eng), ro, rw)       # reading is fine
+    assert rw.to_numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(dnnl.error) as e:
+        dnnl.reorder(rw, ro).execute(dnnl.stream(eng), rw, ro)
+    assert e.value.status == dnnl.status.invalid_arguments
+    assert frozen == np.arange(6, dtype=np.float32).tobytes()
