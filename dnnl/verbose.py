@@ -29,7 +29,10 @@ template. The implementation field names what actually ran:
   ``cython:tile`` (cache-tiled 4-byte transpose), ``cython:convert``
   (element-wise arithmetic through f32: types, scales, zero points, sum) --
   all three compute what oneDNN's ``simple:any`` computes;
-* resampling: the primitive descriptor's ``impl_info_str()`` (``ref:any``).
+* resampling: ``cython:rows`` (width rows, nchw-like), ``cython:channels``
+  (channel runs, nhwc and blocked), ``cython:channels+copy`` (nearest rows
+  that repeat a source row, copied whole); ``impl_info_str()`` keeps
+  answering ``ref:any``.
 
 Lines go to ``sys.stdout`` like oneDNN's ``printf``. When the logger
 ``logging.getLogger("dnnl.verbose")`` has handlers of its own, they go to it
@@ -440,7 +443,9 @@ def _resampling_fields(pd, args):
         desc += "ih%doh%d_" % (sd[nd - 2], dd[nd - 2])
     desc += "iw%dow%d" % (sd[nd - 1], dd[nd - 1])
     mds = md_str("src", src_md, src_any) + " " + md_str("dst", dst_md, dst_any)
-    return [_name(pd._engine.get_kind()), "resampling", pd.impl_info_str(),
+    plan = getattr(pd, "_plan", None)
+    impl = "cython:" + plan.path if plan is not None else pd.impl_info_str()
+    return [_name(pd._engine.get_kind()), "resampling", impl,
             _name(pd._prop), mds, attr_str(pd._attr), "alg:" + _name(pd._alg), desc]
 
 

@@ -140,7 +140,9 @@ def test_resampling_line(lines):
     dnnl.resampling_forward(pd).execute(dnnl.stream(ENG),
                                         {dnnl.DNNL_ARG_SRC: s, dnnl.DNNL_ARG_DST: d})
     f = _body(lines[-1]).split(",")
-    assert f[3:8] == ["exec", "cpu", "resampling", "ref:any", "forward_training"]
+    # the implementation field says which kernel ran: nchw walks width rows
+    assert f[3:8] == ["exec", "cpu", "resampling", "cython:rows", "forward_training"]
+    assert pd.impl_info_str() == "ref:any"
     assert f[8].startswith("src:f32::blocked:abcd::f0 dst:f32:")
     assert f[8].endswith(":blocked:abcd::f0")
     assert f[9:] == ["", "alg:resampling_linear", "mb2ic16_ih5oh3_iw10ow11"]

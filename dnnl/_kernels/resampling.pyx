@@ -809,6 +809,14 @@ cdef class FwdPlan(_Tables):
         self.esize = d["esize"]
 
     @property
+    def path(self):
+        """What runs: "channels" (channel runs: nhwc, blocked), "rows" (width
+        rows: nchw), "channels+copy" (repeated rows copied whole)."""
+        if self.p.ngroups:
+            return "channels+copy"
+        return "channels" if self.p.inner == 0 else "rows"
+
+    @property
     def row_groups(self):
         """Groups of repeated output rows copied whole (0: not used)."""
         return self.p.ngroups
@@ -865,6 +873,11 @@ cdef class BwdPlan(_Tables):
     cdef bint parallel
     cdef cnp.ndarray pad
     cdef int esize
+
+    @property
+    def path(self):
+        """What runs: "channels" (nhwc, blocked) or "rows" (nchw), as a gather."""
+        return "channels" if self.p.inner == 0 else "rows"
 
     def __init__(self, dict d):
         cdef int a, j
