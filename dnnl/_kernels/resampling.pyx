@@ -730,6 +730,11 @@ cdef class _Tables:
         self.keep.append(arr)
         return _pf(arr)
 
+    cdef const uint8_t* u8(self, x):
+        arr = np.ascontiguousarray(x, dtype=np.uint8)
+        self.keep.append(arr)
+        return _pu8(arr)
+
 
 cdef class FwdPlan(_Tables):
     """A forward resampling plan; see dnnl/resampling.py ``_fwd_plan``."""
@@ -741,7 +746,6 @@ cdef class FwdPlan(_Tables):
 
     def __init__(self, dict d):
         cdef int a, e, j
-        cdef cnp.ndarray arr
         cdef Fwd* p
         self.keep = []
 
@@ -771,12 +775,8 @@ cdef class FwdPlan(_Tables):
         p.nruns = len(runs[0])
         p.run_c0 = self.i64(runs[0])
         p.run_len = self.i64(runs[1])
-        arr = np.ascontiguousarray(runs[2], dtype=np.uint8)
-        self.keep.append(arr)
-        p.run_sunit = _pu8(arr)
-        arr = np.ascontiguousarray(runs[3], dtype=np.uint8)
-        self.keep.append(arr)
-        p.run_dunit = _pu8(arr)
+        p.run_sunit = self.u8(runs[2])
+        p.run_dunit = self.u8(runs[3])
         p.L = d["L"]
         po = d["post_ops"]
         p.po.n = len(po)
@@ -881,7 +881,6 @@ cdef class BwdPlan(_Tables):
 
     def __init__(self, dict d):
         cdef int a, j
-        cdef cnp.ndarray arr
         cdef Bwd* p
         self.keep = []
 
@@ -909,12 +908,8 @@ cdef class BwdPlan(_Tables):
         p.nruns = len(runs[0])
         p.run_c0 = self.i64(runs[0])
         p.run_len = self.i64(runs[1])
-        arr = np.ascontiguousarray(runs[2], dtype=np.uint8)
-        self.keep.append(arr)
-        p.run_gunit = _pu8(arr)
-        arr = np.ascontiguousarray(runs[3], dtype=np.uint8)
-        self.keep.append(arr)
-        p.run_dunit = _pu8(arr)
+        p.run_gunit = self.u8(runs[2])
+        p.run_dunit = self.u8(runs[3])
         p.L = d["L"]
         if p.inner == 0:
             self.nitems = p.N * p.ID * p.IH
