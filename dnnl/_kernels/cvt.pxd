@@ -17,9 +17,12 @@ decode (raw -> f32), all exact except s32/s64/f64 (RNE, C cast):
   f4_e2m1 {0, .5, 1, 1.5, 2, 3, 4, 6} with sign (0x8 is -0.0)
   s4/u4   nibble value, s4 two's complement
 encode (f32 -> raw), section 4:
-  integers  NaN -> 0; saturate in f32 to [lo, hi] first, then round half to
-            even (default MXCSR mode). s32 hi is 2147483520.0 (0x4effffff):
+  integers  saturate in f32 to [lo, hi] first, then round half to even
+            (default MXCSR mode). s32 hi is 2147483520.0 (0x4effffff):
             f32 >= 2147483520 gives 2147483520, never 2147483647.
+            NaN -> what the reference stores, ``(int)nearbyintf(NaN)``
+            (x86's integer indefinite INT_MIN) cut to the width: s32
+            INT_MIN, s8/u8/s4/u4 0 (section 4.1).
   bf16      RNE on the bit pattern (subnormals rounded like any value, as
             the measured AVX-512 JIT path), overflow -> inf, NaN -> high
             half | 0x0040
@@ -41,8 +44,8 @@ the reorder kernel, not to the conversion.
 f64 and s64 (no oneDNN CPU reorder exists for them, reorder.md section 10;
 these helpers let logical views and generic kernels touch them):
   f64  decode: C double -> float (RNE, overflow -> inf); encode: exact.
-  s64  decode: C int64 -> float (RNE); encode like s32: NaN -> 0, saturate
-       to [-2^63, 2^63 - 2^39] (the largest f32 below 2^63), RNE.
+  s64  decode: C int64 -> float (RNE); encode like s32: NaN -> INT64_MIN,
+       saturate to [-2^63, 2^63 - 2^39] (the largest f32 below 2^63), RNE.
 boolean and other codes: load_f32 returns NaN and store_f32 does nothing;
 callers validate data types before any kernel runs.
 
@@ -193,7 +196,8 @@ cdef inline float _rne_any(float x) noexcept nogil:
 # Integer targets. The spec's order is "saturate, then round half to even";
 # because every bound is an integer and rounding is monotonic, rounding
 # first and saturating second gives identical results, and compiles to
-# branch-free (vectorisable) code. NaN -> 0 (selected last).
+# branch-free (vectorisable) code. NaN (selected last) -> the reference's
+# integer indefinite cut to the width: INT_MIN for s32/s64, 0 for the rest.
 
 cdef inline int8_t f32_to_s8(float x) noexcept nogil:
     cdef float r = _rne_small(x)
@@ -216,7 +220,7 @@ cdef inline int32_t f32_to_s32(float x) noexcept nogil:
     cdef float r = _rne_any(x)
     r = <float>-2147483648.0 if r < <float>-2147483648.0 else r
     r = <float>2147483520.0 if r > <float>2147483520.0 else r
-    r = r if x == x else <float>0.0
+    r = r if x == x else <float>-2147483648.0
     return <int32_t>r
 
 
@@ -227,7 +231,7 @@ cdef inline int64_t f32_to_s64(float x) noexcept nogil:
          else r)
     r = (<float>9223371487098961920.0 if r > <float>9223371487098961920.0
          else r)
-    r = r if x == x else <float>0.0
+    r = r if x == x else <float>-9223372036854775808.0
     return <int64_t>r
 
 

@@ -13,8 +13,9 @@ Independent of the Cython helpers (``dnnl/_kernels/cvt.pxd``); follows
   so 65520 -> f16 inf; NaN 0x7f at 480 for f8_e4m3, so 464 -> 448 and
   464.5 -> NaN) or by saturating at the largest value (f4_e2m1);
 * f8 formats round twice: f32 -> f16 first, then f16 value -> f8 (section 4.4);
-* integer targets: NaN -> 0, clip in float64 to the bounds, then np.rint
-  (half to even);
+* integer targets: clip in float64 to the bounds, then np.rint (half to
+  even); NaN -> INT_MIN for s32 / s64 and 0 for s8/u8/s4/u4 (the
+  reference's ``(int)nearbyintf(NaN)``, x86's INT_MIN, cut to the width);
 * NaN results are built bit by bit from the spec's rules.
 
 Codes ("raw" values) are numpy integer arrays: uint16 for f16/bf16, uint8 for
@@ -204,7 +205,8 @@ def _encode(values, dt):
         return x.astype(np.float64)
     if dt in INT_BOUNDS:
         lo, hi = INT_BOUNDS[dt]
-        v = np.rint(np.clip(np.where(nan, 0.0, x.astype(np.float64)), lo, hi))
+        fill = lo if dt in (S32, S64) else 0.0
+        v = np.rint(np.clip(np.where(nan, fill, x.astype(np.float64)), lo, hi))
         if dt in (S4, U4):
             return (v.astype(np.int64) & 15).astype(np.uint8)
         return v.astype(_CODE_DTYPE[dt])

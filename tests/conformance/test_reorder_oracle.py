@@ -27,8 +27,6 @@ behaviour -- and counted separately, never silently):
 * ``one-element non-f32 scale``: a scale buffer of one element whose data
   type is not f32; simple:any reads its bytes as an f32 (spec 5.4, a oneDNN
   bug); we decode the value.
-* ``s32 NaN``: NaN -> s32 is INT_MIN in oneDNN, 0 for us (policy 1).
-  Verified position by position.
 * ``bf16 subnormal``: this oracle machine has avx512_core_bf16, whose
   vcvtneps2bf16 flushes f32 subnormal inputs to zero; we round them (spec
   data_types.md 4.2, measured on a machine without it). Verified position by
@@ -193,8 +191,6 @@ def _value_category(p, got_o, got_u):
         return "sub-byte layout"         # oneDNN's int4 kernel writes the gaps
     if smd.data_type == dmd.data_type and not sc and not zp and p["sum"] is None:
         return "equal-type bit copy"     # policy 4; forced simple:any goes via f32
-    if ddt == R.S32 and np.all((a[bad] == -2 ** 31) & (b[bad] == 0)):
-        return "s32 NaN"
     if ddt == R.BF16:
         a16, b16 = a[bad].astype(np.int64), b[bad].astype(np.int64)
         if np.all(((a16 & 0x7fff) == 0) & ((b16 & 0x7f80) == 0)):
