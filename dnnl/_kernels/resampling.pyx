@@ -21,6 +21,13 @@ conversion at the store. Backward is a gather: each diff_src element sums
 ``((dd * wd) * wh) * ww`` over its contributors in the order
 (d-tap, h-tap, w-tap, od, oh, ow), starting from +0, so it needs no atomics.
 
+Non-finite data: ``ref:any`` always works in 3-D, the missing axes of a 1D/2D
+problem with taps (0, 0) and weights (1, 0), so an inf there meets a zero
+weight and becomes NaN. With finite data those phantom terms add +-0 and
+change nothing, so the 1D/2D kernels skip them; ``run`` scans the input for
+inf/NaN first (one cheap pass) and, when it finds one, runs the plan as a 3-D
+one, phantom terms included (``_nonfinite_mode``).
+
 Inputs are validated by the caller; nothing here checks.
 """
 import numpy as np
@@ -32,6 +39,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from dnnl._kernels.cvt cimport load_f32, store_f32
+from dnnl._kernels.dnnl_types cimport dnnl_bf16, dnnl_f16, dnnl_f32
 from dnnl._kernels.postops cimport binary_op, eltwise_fwd
 
 cnp.import_array()
@@ -650,6 +658,65 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
         _store_row(p.ds, dbase, p.dS[2], p.dW_unit, IW, p.sdt, acc)
 
 
+# ------------------------------------------------------- non-finite inputs
+cdef extern from *:
+    """
+    /* Any inf or NaN among n elements (exponent field all ones): the field
+       plus its lowest bit carries into the sign bit only then. Branch-free
+       blocks, so the scan runs at memory speed. */
+    #define RS_NF_BLOCK 4096
+    RS_TC static int rs_nonfinite32(const void* base, int64_t n) {
+        const uint32_t* p = (const uint32_t*)base;
+        for (int64_t b = 0; b < n; b += RS_NF_BLOCK) {
+            int64_t e = n - b < RS_NF_BLOCK ? n - b : RS_NF_BLOCK;
+            uint32_t acc = 0;
+            for (int64_t i = 0; i < e; i++) acc |= (p[b + i] & 0x7f800000u) + 0x00800000u;
+            if (acc & 0x80000000u) return 1;
+        }
+        return 0;
+    }
+    RS_TC static int rs_nonfinite16(const void* base, int64_t n, uint16_t m, uint16_t one) {
+        const uint16_t* p = (const uint16_t*)base;
+        for (int64_t b = 0; b < n; b += RS_NF_BLOCK) {
+            int64_t e = n - b < RS_NF_BLOCK ? n - b : RS_NF_BLOCK;
+            uint16_t acc = 0;
+            for (int64_t i = 0; i < e; i++) acc |= (uint16_t)((p[b + i] & m) + one);
+            if (acc & 0x8000u) return 1;
+        }
+        return 0;
+    }
+    """
+    int rs_nonfinite32(const void* p, int64_t n) noexcept nogil
+    int rs_nonfinite16(const void* p, int64_t n, unsigned short m,
+                       unsigned short one) noexcept nogil
+
+
+cdef bint _has_nonfinite(const uint8_t* base, int dt, int64_t lo, int64_t hi) noexcept nogil:
+    """Any inf/NaN among elements lo..hi (inclusive) of a ``dt`` buffer."""
+    if hi < lo:
+        return False
+    if dt == dnnl_f32:
+        return rs_nonfinite32(base + lo * 4, hi - lo + 1) != 0
+    if dt == dnnl_bf16:
+        return rs_nonfinite16(base + lo * 2, hi - lo + 1, 0x7f80, 0x0080) != 0
+    if dt == dnnl_f16:
+        return rs_nonfinite16(base + lo * 2, hi - lo + 1, 0x7c00, 0x0400) != 0
+    return False        # integers are always finite
+
+
+def _span(tabs):
+    """(lowest, highest) element offset a set of separable offset tables
+    reaches: each entry is one table or a list of alternatives (taps)."""
+    lo = hi = 0
+    for t in tabs:
+        alts = [np.asarray(a) for a in (t if isinstance(t, list) else [t])]
+        if any(a.size == 0 for a in alts):
+            return 0, -1
+        lo += min(int(a.min()) for a in alts)
+        hi += max(int(a.max()) for a in alts)
+    return lo, hi
+
+
 # ------------------------------------------------------------ padding
 cdef void _zero_offsets(uint8_t* base, const int64_t* offs, int64_t n, int esize) noexcept nogil:
     cdef int64_t i
@@ -743,6 +810,8 @@ cdef class FwdPlan(_Tables):
     cdef bint parallel
     cdef cnp.ndarray pad
     cdef int esize
+    cdef bint scan            # 1D/2D linear: look for inf/NaN in the source
+    cdef int64_t scan_lo, scan_hi
 
     def __init__(self, dict d):
         cdef int a, e, j
@@ -807,6 +876,10 @@ cdef class FwdPlan(_Tables):
         self.parallel = d["parallel"]
         self.pad = _arr64(d["pad"])
         self.esize = d["esize"]
+        self.scan = p.linear and p.k < 3
+        if self.scan:
+            self.scan_lo, self.scan_hi = _span(
+                [d["sN"], d["sC"]] + [[d["s0"][a], d["s1"][a]] for a in range(3)])
 
     @property
     def path(self):
@@ -859,6 +932,11 @@ cdef class FwdPlan(_Tables):
                 if src1[e] is not None:
                     q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
         with nogil:
+            if self.scan and _has_nonfinite(q.src, q.sdt, self.scan_lo, self.scan_hi):
+                # ref:any's 3-D form: the missing axes' taps are (0, 0) with
+                # weights (1, 0) in the plan already; the k == 3 kernels
+                # compute those phantom terms (inf * 0 -> NaN)
+                q.k = 3
             failed = _run_items(&q, _fwd_item, nitems, nscr, par)
             if npad and not failed:
                 _zero_offsets(q.dst, pad, npad, self.esize)
@@ -873,6 +951,8 @@ cdef class BwdPlan(_Tables):
     cdef bint parallel
     cdef cnp.ndarray pad
     cdef int esize
+    cdef bint scan            # 1D/2D linear: look for inf/NaN in diff_dst
+    cdef int64_t scan_lo, scan_hi
 
     @property
     def path(self):
@@ -918,6 +998,15 @@ cdef class BwdPlan(_Tables):
         self.parallel = d["parallel"]
         self.pad = _arr64(d["pad"])
         self.esize = d["esize"]
+        self.scan = p.linear and p.k < 3
+        if self.scan:
+            self.scan_lo, self.scan_hi = _span([d["gN"], d["gC"]] + list(d["gS"]))
+            zero = np.zeros(1, np.float32)
+            for a in range(3 - p.k):
+                # ref:any's phantom right tap of a missing axis: output 0, weight 0
+                p.rs[2 * a + 1] = self.i64(np.zeros(1))
+                p.re[2 * a + 1] = self.i64(np.ones(1))
+                p.wt[2 * a + 1] = self.f32(zero)
 
     def run(self, size_t dd, size_t ds):
         cdef Bwd q = self.p
@@ -930,6 +1019,12 @@ cdef class BwdPlan(_Tables):
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
         with nogil:
+            if self.scan and _has_nonfinite(q.dd, q.gdt, self.scan_lo, self.scan_hi):
+                # ref:any's 3-D form: both taps of each missing axis, the
+                # phantom one with weight 0 (inf * 0 -> NaN)
+                for i in range(3 - q.k):
+                    q.nroles[i] = 2
+                q.k = 3
             failed = _run_items(&q, _bwd_item, nitems, nscr, par)
             if npad and not failed:
                 _zero_offsets(q.ds, pad, npad, self.esize)

@@ -320,3 +320,35 @@ def edge_values(n_random=20000, seed=0):
     bits.append(rng.integers(0, 1 << 32, n_random, dtype=np.uint64).astype(np.uint32))
     bits.append((rng.standard_normal(n_random) * 300).astype(np.float32).view(np.uint32))
     return np.concatenate([b.astype(np.uint32) for b in bits]).view(np.float32)
+
+
+# f32 bit patterns of the values that break arithmetic: NaNs (quiet,
+# signalling, negative, with payloads), +/-inf, +/-0, the largest finite
+# values, values that overflow f16 / bf16, f32 and f16 subnormals and the
+# smallest normals.
+SPECIAL_F32_BITS = np.array([
+    0x7fc00000, 0xffc00000, 0x7f800001, 0x7fc12345, 0xff812345,
+    0x7f800000, 0xff800000, 0x00000000, 0x80000000,
+    0x7f7fffff, 0xff7fffff, 0x7f000000, 0xfe800000, 0x477fe000, 0xc7800000,
+    0x00000001, 0x80000001, 0x000c0000, 0x807fffff, 0x00800000, 0x80800000,
+    0x33800000, 0xb3800000, 0x38800000, 0x387fc000], np.uint32)
+# integer extremes (as the natural numpy integer)
+SPECIAL_INTS = {S32: [2 ** 31 - 1, -2 ** 31, 2147483520, 2147483583, 16777217, 0, -1],
+                S8: [-128, 127, 0, -1], U8: [0, 255, 1, 128]}
+
+
+def special_codes(rng, n, dt, density=0.4):
+    """``n`` raw codes of ``dt`` (f32 as float32) of which about ``density``
+    are special (see SPECIAL_F32_BITS, SPECIAL_INTS), the rest ordinary."""
+    pick = rng.random(n) < density
+    if dt in SPECIAL_INTS:
+        lo, hi = {S32: (-2 ** 31, 2 ** 31 - 1), S8: (-128, 127), U8: (0, 255)}[dt]
+        ordinary = rng.integers(lo, hi, n, endpoint=True)
+        if dt == S32:
+            ordinary = np.where(rng.random(n) < 0.5, rng.integers(-1000, 1000, n), ordinary)
+        special = rng.choice(np.array(SPECIAL_INTS[dt], np.int64), n)
+        return np.where(pick, special, ordinary).astype(_CODE_DTYPE[dt])
+    ordinary = (rng.standard_normal(n) * 4).astype(np.float32)
+    special = rng.choice(SPECIAL_F32_BITS, n).view(np.float32)
+    x = np.where(pick, special, ordinary).astype(np.float32)
+    return x if dt == F32 else encode(x, dt)

@@ -12,6 +12,11 @@ numbers refer to it. Every arithmetic step is a numpy float32 operation
   library's gather (ranges of §9.2, summation order d-tap, h-tap, w-tap, od,
   oh, ow); nearest as the exact transpose of the forward mapping (§9.1,
   our policy), accumulated in increasing output order.
+
+Linear works in 3-D, as ``ref:any`` does (src/cpu/ref_resampling.cpp): a 1D
+or 2D problem gets leading spatial axes of extent 1, whose two taps are both
+index 0 with weights 1 and 0. With finite data the extra terms add +-0; an inf
+meets the zero weight and gives NaN.
 """
 import numpy as np
 
@@ -77,6 +82,14 @@ def _take(x, axis, idx):
     return np.take(x, idx, axis=axis)
 
 
+def _as_3d(x, spatial):
+    """``x`` (N, C, spatial...) with leading spatial axes of extent 1 up to
+    three, and ``spatial`` (another spatial shape) padded the same way."""
+    k = x.ndim - 2
+    shape = x.shape[:2] + (1,) * (3 - k) + x.shape[2:]
+    return x.reshape(shape), (1,) * (3 - k) + tuple(int(v) for v in spatial)
+
+
 def forward(src, out_spatial, alg, post_ops=None, dst_old=None, dst_dt=_dtypes.F32,
             src1_arrays=None):
     """f32 result of forward resampling of the logical array ``src``.
@@ -86,6 +99,9 @@ def forward(src, out_spatial, alg, post_ops=None, dst_old=None, dst_dt=_dtypes.F
     """
     src = np.asarray(src).astype(f32)
     alg = _alg_name(alg)
+    out_shape = src.shape[:2] + tuple(int(x) for x in out_spatial)
+    if alg == LINEAR:
+        src, out_spatial = _as_3d(src, out_spatial)
     nd = src.ndim
     k = nd - 2
     out_spatial = tuple(int(x) for x in out_spatial)
@@ -124,7 +140,7 @@ def forward(src, out_spatial, alg, post_ops=None, dst_old=None, dst_dt=_dtypes.F
                         new[bits[1:]] = _lerp(a, b, w)
                 corners = new
             r = corners[()]
-        r = np.asarray(r, dtype=f32)
+        r = np.asarray(r, dtype=f32).reshape(out_shape)
         if post_ops is not None and len(getattr(post_ops, "entries", post_ops)):
             r = apply_post_ops(r, post_ops, dst_old=dst_old, dst_dt=dst_dt,
                                src1_arrays=src1_arrays)
@@ -164,13 +180,16 @@ def backward(diff_dst, in_spatial, alg):
     """f32 diff_src of backward resampling (``in_spatial``: diff_src spatial dims)."""
     dd = np.asarray(diff_dst).astype(f32)
     alg = _alg_name(alg)
+    N, C = dd.shape[:2]
+    out_shape = (N, C) + tuple(int(x) for x in in_spatial)
+    if alg == LINEAR:
+        dd, in_spatial = _as_3d(dd, in_spatial)
     nd = dd.ndim
     k = nd - 2
     in_spatial = tuple(int(x) for x in in_spatial)
-    N, C = dd.shape[:2]
     out = np.zeros((N, C) + in_spatial, dtype=f32)
     if out.size == 0 or dd.size == 0:
-        return out
+        return out.reshape(out_shape)
     with np.errstate(all="ignore"):
         if alg == NEAREST:
             # scatter every diff_dst element to its forward source, in C order
@@ -198,7 +217,7 @@ def backward(diff_dst, in_spatial, alg):
                         v = (v * weights[i][roles[i]][oo[i]]).astype(f32)
                     acc = (acc + v).astype(f32)
             out[(slice(None), slice(None)) + x] = acc
-    return out
+    return out.reshape(out_shape)
 
 
 def backward_codes(diff_dst, in_spatial, alg, diff_src_dt=_dtypes.F32):

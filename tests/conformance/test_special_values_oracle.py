@@ -1,0 +1,236 @@
+"""Special values in the data against real oneDNN's reference implementations.
+
+Sources (and, with a sum post-op, destinations) are about 40% NaN (quiet,
+signalling, negative, with payloads), +/-inf, +/-0, the largest finite
+values, values that overflow bf16/f16, and f32/f16 subnormals; integer
+sources get their extremes (``dnnl.testing.dtypes.special_codes``).
+
+* Reorder: the generated problems of ``test_reorder_oracle`` (every layout
+  kind, data-type pair, scales, zero points, sum) with such data, real
+  oneDNN forced onto ``simple:any``. A mismatch must be one of that file's
+  documented deviations (counted by category).
+* Resampling: forward and backward, nearest and linear, 1D/2D/3D, every
+  data-type pair of f32/bf16/f16/s32/s8/u8, plain/permuted/blocked/strided
+  layouts, sometimes a sum post-op, real oneDNN stepped to ``ref:any``.
+  Where ``ref:any`` lacks bf16/f16 on this CPU (``test_resampling_oracle``'s
+  rule) or for a backward-nearest policy shape, the problem is checked
+  against ``dnnl.testing.resampling`` instead (counted). Our output must also
+  equal the numpy reference on every problem, so the reference is itself
+  checked against oneDNN.
+
+Outputs are compared element by element, padding and gaps byte by byte;
+floating-point outputs treat -0 == +0 and NaN == NaN (spec/README.md policy
+5). The per-category counts are printed in the conformance summary.
+"""
+import numpy as np
+import pytest
+
+import dnnl
+import test_reorder_oracle as RO
+import test_resampling_oracle as RS
+from oracle import record  # noqa: E402  (conftest puts the folder on sys.path)
+from dnnl.resampling import resampling_backward, resampling_forward
+from dnnl.testing import dtypes as D
+from dnnl.testing import reorder as T
+from dnnl.testing import resampling as R
+
+A = dnnl.algorithm
+ENG = RS.ENG
+STREAM = RS.STREAM
+SPECIAL_DTS = (D.F32, D.BF16, D.F16, D.S32, D.S8, D.U8)
+N_REORDER, REORDER_BATCHES = 1600, 8
+N_RESAMPLING, RESAMPLING_CHUNKS = 1200, 12
+
+
+# ------------------------------------------------------------------ reorder
+def _special_logical(rng, md, name):
+    """Logical source values (f32 values, or ints) full of special values."""
+    dt = int(md.data_type)
+    n = int(np.prod(md.dims))
+    if dt in SPECIAL_DTS:
+        codes = D.special_codes(rng, n, dt)
+    else:                       # f8, e8m0, sub-byte, f64, s64: any code
+        codes = D.encode(D.special_codes(rng, n, D.F32), dt) if dt != D.S64 else \
+            rng.integers(-2 ** 40, 2 ** 40, n)
+    if name in T.INTEGRAL_NAMES:
+        return np.asarray(codes, np.int64).reshape(md.dims)
+    return (codes if dt == D.F32 else D.decode(codes, dt)).astype(np.float32).reshape(md.dims)
+
+
+def special_reorder_problem(rng, ch):
+    p = T.random_problem(ch, rng, allow_sub=False)
+    smd, dmd = T.make_md(p["src_spec"]), T.make_md(p["dst_spec"])
+    sname, dname = p["src_spec"][2], p["dst_spec"][2]
+    p["src_bytes"] = T.src_bytes_for(p["src_spec"], _special_logical(rng, smd, sname), sname)
+    if p["sum"] is not None and int(dmd.data_type) in SPECIAL_DTS:
+        old = D.special_codes(rng, int(np.prod(dmd.dims)), int(dmd.data_type))
+        p["dst_init_bytes"] = T.write_logical(np.frombuffer(p["dst_init_bytes"], np.uint8),
+                                              dmd, np.asarray(old).reshape(dmd.dims))
+    return p
+
+
+@pytest.mark.parametrize("batch", range(REORDER_BATCHES))
+def test_reorder_special_values(oracle, batch):
+    o = RO._goracle(oracle)
+    rng = np.random.default_rng(5000 + batch)
+    ch = T.NumpyChooser(rng)
+    failures = []
+    for _ in range(N_REORDER // REORDER_BATCHES):
+        p = special_reorder_problem(rng, ch)
+        st_o, out_o, _ = o.reorder(force_simple=True, **p)
+        st_u, out_u = T.run_ours(**p)
+        dmd = T.make_md(p["dst_spec"])
+        if st_u == 0:   # ours always equals the numpy reference
+            assert T.mismatches(out_u, T.expected_bytes(**p), dmd) == 0, RO._short(p)
+        if st_o != st_u:
+            cat = RO._status_category(p, st_o, st_u)
+            if cat is None:
+                failures.append(("status", st_o, st_u, RO._short(p)))
+            else:
+                record("special reorder deviation: " + cat)
+            continue
+        if st_o != 0:
+            record("special reorder status %d (both)" % st_o)
+            continue
+        bad = T.mismatches(out_o, out_u, dmd)
+        if bad:
+            cat = RO._value_category(p, out_o, out_u)
+            if cat is None:
+                failures.append(("bytes", bad, RO._short(p)))
+            else:
+                record("special reorder deviation: " + cat)
+            continue
+        record("special reorder problems byte-identical")
+        record("special reorder elements compared", int(np.prod(dmd.dims)))
+    assert not failures, failures[:3]
+
+
+# --------------------------------------------------------------- resampling
+def _codes_fill(mem, codes, dt_name):
+    mem.map_data(RS._code_dtype(dt_name))[mem._element_offsets()] = \
+        np.asarray(codes).reshape(-1).astype(RS._code_dtype(dt_name))
+
+
+def _logical_f32(codes, dt):
+    return (codes if dt == D.F32 else D.decode(codes, dt)).astype(np.float32)
+
+
+def _init_bytes(rng, nbytes, dt_name):
+    """A destination's initial buffer: special codes everywhere."""
+    dt = RS.DT[dt_name]
+    n = nbytes // np.dtype(RS._code_dtype(dt_name)).itemsize
+    return np.asarray(D.special_codes(rng, n, dt)).astype(RS._code_dtype(dt_name)).tobytes()
+
+
+def special_resampling_problem(seed):
+    """Everything one problem needs; run it with :func:`run_resampling`."""
+    rng = np.random.default_rng(seed)
+    nd = int(rng.choice([3, 4, 5], p=[0.4, 0.4, 0.2]))
+    k = nd - 2
+    N = int(rng.integers(1, 3))
+    C = int(rng.choice([1, 2, 3, 8, 16, 17]))
+    ins, outs = RS._spatial(rng, k, str(rng.choice(["up", "down", "mixed"])))
+    alg = "linear" if rng.random() < 0.7 else "nearest"
+    backward = rng.random() < 0.35
+    names = [D.NAMES[d] for d in SPECIAL_DTS]
+    sdt = str(rng.choice(names))
+    ddt = str(rng.choice(names)) if rng.random() < 0.6 else sdt
+    sdims, ddims = [N, C] + ins, [N, C] + outs
+    p = dict(rng=rng, alg=alg, backward=backward, sdt=sdt, ddt=ddt, sdims=sdims,
+             ddims=ddims, src_spec=RS._layout_spec(rng, sdims, sdt),
+             dst_spec=RS._layout_spec(rng, ddims, ddt), sum=None)
+    if not backward and rng.random() < 0.2:
+        p["sum"] = float(rng.choice([1.0, 0.5, -2.0]))
+    return p
+
+
+def run_resampling(p, orc=None):
+    """(ours, expected, dt name, source of expected) for one problem:
+    ``expected`` from real oneDNN's ref:any when ``orc`` can run it, else from
+    dnnl.testing.resampling; also asserts ours == the numpy reference."""
+    rng, alg_name = p["rng"], p["alg"]
+    alg = getattr(A, "resampling_" + alg_name)
+    sdt, ddt = p["sdt"], p["ddt"]
+    if p["backward"]:
+        in_spec, out_spec, in_dt, out_dt = p["dst_spec"], p["src_spec"], ddt, sdt
+        in_dims, out_dims = p["ddims"], p["sdims"]
+    else:
+        in_spec, out_spec, in_dt, out_dt = p["src_spec"], p["dst_spec"], sdt, ddt
+        in_dims, out_dims = p["sdims"], p["ddims"]
+    codes = D.special_codes(rng, int(np.prod(in_dims)), RS.DT[in_dt])
+    inp = dnnl.memory(RS._spec_md(in_spec), ENG)
+    inp._bytes()[:] = np.frombuffer(_init_bytes(rng, inp.nbytes, in_dt), np.uint8)
+    _codes_fill(inp, codes, in_dt)
+    out_md = RS._spec_md(out_spec)
+    init = _init_bytes(rng, dnnl.memory(out_md, ENG).nbytes + 64, out_dt)
+    attr = None
+    ops = None
+    if p["sum"] is not None:
+        po = dnnl.post_ops()
+        po.append_sum(p["sum"])
+        attr = dnnl.primitive_attr()
+        attr.set_post_ops(po)
+        ops = [("sum", p["sum"], 0, None)]
+    if p["backward"]:
+        ours, omem = RS._ours_bwd(alg, p["src_spec"], p["dst_spec"], bytes(inp._bytes()),
+                                  init)
+    else:
+        ours, omem = RS._ours_fwd(dnnl.prop_kind.forward_training, alg, p["src_spec"],
+                                  p["dst_spec"], bytes(inp._bytes()), init, attr, {})
+    # the numpy reference, on logical values
+    vals = _logical_f32(codes, RS.DT[in_dt]).reshape(in_dims)
+    offs = omem._element_offsets()
+    cdt = RS._code_dtype(out_dt)
+    got = np.frombuffer(ours, cdt)[offs].reshape(out_dims)
+    if p["backward"]:
+        ref = R.backward_codes(vals, out_dims[2:], alg, RS.DT[out_dt])
+    else:
+        old = RS._to_float(np.frombuffer(init[:omem.nbytes], cdt)[offs], out_dt)
+        ref = R.forward_codes(vals, out_dims[2:], alg, dst_dt=RS.DT[out_dt],
+                              post_ops=attr.get_post_ops() if attr else None,
+                              dst_old=old.reshape(out_dims))
+    ref = np.asarray(ref).astype(cdt)
+    same, _ = RS._same(got.tobytes(), ref.tobytes(), out_dt)
+    assert same, ("ours != dnnl.testing", p["src_spec"], p["dst_spec"], alg_name,
+                  p["backward"], p["sum"])
+    if orc is None:
+        return got.tobytes(), ref.tobytes(), out_dt, "reference"
+    if p["backward"] and alg_name == "nearest" and RS.nearest_bwd_deviates(
+            p["sdims"][2:], p["ddims"][2:]):
+        return got.tobytes(), ref.tobytes(), out_dt, "policy shape"
+    st, theirs, impl = orc.resampling(
+        "backward_data" if p["backward"] else "forward_training", alg_name,
+        p["src_spec"], p["dst_spec"], bytes(inp._bytes()), post_ops=ops,
+        dst_init_bytes=init[:omem.nbytes])
+    if RS._excused(st, [sdt, ddt]):
+        return got.tobytes(), ref.tobytes(), out_dt, "no native bf16/f16"
+    assert st == 0 and impl.startswith("ref"), (st, impl, p["src_spec"], p["dst_spec"])
+    return ours, theirs, out_dt, "oracle"
+
+
+def _mismatching_elements(a_bytes, b_bytes, dt_name):
+    ca = np.frombuffer(a_bytes, RS._code_dtype(dt_name))
+    cb = np.frombuffer(b_bytes, RS._code_dtype(dt_name))
+    if dt_name in ("f32", "bf16", "f16"):
+        fa, fb = RS._to_float(ca, dt_name), RS._to_float(cb, dt_name)
+        return int((~((fa == fb) | (np.isnan(fa) & np.isnan(fb)))).sum()), ca.size
+    return int((ca != cb).sum()), ca.size
+
+
+@pytest.mark.parametrize("chunk", range(RESAMPLING_CHUNKS))
+def test_resampling_special_values(oracle, chunk):
+    per = N_RESAMPLING // RESAMPLING_CHUNKS
+    failures = []
+    for seed in range(chunk * per, (chunk + 1) * per):
+        p = special_resampling_problem(10 ** 6 + seed)
+        ours, theirs, dt, source = run_resampling(p, oracle)
+        bad, n = _mismatching_elements(ours, theirs, dt)
+        kind = "%s %s" % ("backward" if p["backward"] else "forward", p["alg"])
+        if source == "oracle":
+            record("special resampling %s vs oneDNN" % kind)
+            record("special resampling values compared with oneDNN", n)
+        else:
+            record("special resampling %s vs dnnl.testing (%s)" % (kind, source))
+        if bad:
+            failures.append((seed, bad, source, p["src_spec"], p["dst_spec"], kind))
+    assert not failures, failures[:5]
