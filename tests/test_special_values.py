@@ -1,5 +1,5 @@
 """Special values (NaN, +-inf, +-0, huge, subnormal) through reorder and
-resampling, against oneDNN's reference rules (spec/README.md policy 1) and the
+resampling, against oneDNN's reference rules (docs/internals/semantics.md) and the
 numpy references in dnnl/testing/.
 
 * NaN to an integer output is what oneDNN's reference stores:

@@ -5,7 +5,7 @@ string starts with ``ref``; the same problem runs through ``dnnl`` and the two
 output buffers are compared byte for byte (padding and strided gaps
 included; both start from the same garbage so full overwrite and zeroed
 padding are checked). Floating-point outputs: -0 equals +0, any NaN equals
-any NaN (spec/README.md policy 5); everything else exact.
+any NaN (docs/internals/semantics.md policy 5); everything else exact.
 
 Generated problems cover 1D/2D/3D, up/down/mixed sizes, nearest and linear,
 forward (training and inference) and backward, every data type pair,
@@ -234,7 +234,7 @@ def _ours_bwd(alg, ds_spec, dd_spec, dd_bytes, init):
 
 
 def _ref_any_nearest_ranges(n_in, n_out):
-    """ref:any's backward-nearest ranges (spec §9.1): F = OUT/IN in f32,
+    """ref:any's backward-nearest ranges (src/cpu/ref_resampling.cpp): F = OUT/IN in f32,
     o in [ceil(i*F - 0.5), ceil((i+1)*F - 0.5))."""
     f = np.float32(n_out) / np.float32(n_in)
     i = np.arange(n_in + 1).astype(np.float32)
@@ -257,7 +257,7 @@ def nearest_bwd_deviates(in_spatial, out_spatial):
 
 
 def test_policy_shapes_are_the_spec_ones():
-    # spec §9.1: (28, 2), (14, 57), (22, 29), (26, 7) deviate; 2x up/down do not
+    # (28, 2), (14, 57), (22, 29), (26, 7) deviate; 2x up/down do not
     for shape in [(28, 2), (14, 57), (22, 29), (26, 7)]:
         assert nearest_bwd_deviates([shape[0]], [shape[1]])
     for shape in [(56, 112), (112, 56), (4, 8), (7, 3)]:
@@ -279,7 +279,7 @@ def _spatial(rng, k, mode):
         ins.append(i)
         outs.append(max(o, 1))
     if ins == [1] * k and outs == [1] * k and k == 1:
-        outs = [2]            # [N, C, 1] -> [N, C, 1] linear crashes 3.13.2 (spec §11)
+        outs = [2]            # [N, C, 1] -> [N, C, 1] linear crashes 3.13.2
     return ins, outs
 
 
@@ -312,7 +312,7 @@ def _run_problem(orc, seed):
     use_oracle = True
     if p["backward"] and alg == A.resampling_nearest and nearest_bwd_deviates(
             p["sdims"][2:], p["ddims"][2:]):
-        use_oracle = False          # our policy: the exact transpose (spec §9.1)
+        use_oracle = False          # our policy: the exact transpose
         RESULTS["nearest_bwd_policy_shapes"] += 1
     if not p["backward"]:
         prop = dnnl.prop_kind.forward_training if rng.random() < 0.5 else \
@@ -592,7 +592,7 @@ def test_error_statuses(oracle):
 
 
 def test_spec_worked_examples_match_oracle(oracle):
-    """The spec's forward / backward worked examples, run on both libraries."""
+    """Forward / backward worked examples, run on both libraries."""
     ex = [
         ("nearest", [10, 11, 12, 13], 2), ("nearest", [1, 2, 3], 5), ("nearest", [7, 8], 3),
         ("nearest", list(range(6)), 4), ("nearest", list(range(5)), 2),

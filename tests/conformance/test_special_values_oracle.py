@@ -19,8 +19,8 @@ sources get their extremes (``dnnl.testing.dtypes.special_codes``).
   checked against oneDNN.
 
 Outputs are compared element by element, padding and gaps byte by byte;
-floating-point outputs treat -0 == +0 and NaN == NaN (spec/README.md policy
-5). The per-category counts are printed in the conformance summary.
+floating-point outputs treat -0 == +0 and NaN == NaN (the semantic policy,
+docs/internals/semantics.md). The per-category counts are printed in the conformance summary.
 """
 import numpy as np
 import pytest
