@@ -704,6 +704,38 @@ cdef bint _has_nonfinite(const uint8_t* base, int dt, int64_t lo, int64_t hi) no
     return False        # integers are always finite
 
 
+cdef enum:
+    SCAN_NONE = 0
+    SCAN_INPUT = 1      # scan the input first, run in 3-D if inf/NaN is there
+    SCAN_OUTPUT = 2     # run, scan the output, run again in 3-D if inf/NaN is there
+
+
+def _scan_mode(bint needed, bint out_is_result, in_span, out_span):
+    """(mode, lo, hi): how a 1D/2D linear plan finds inf/NaN, and where.
+
+    The fast kernels compute every term of the real axes (zero weights
+    included), so any inf/NaN neighbour makes their f32 result non-finite;
+    only the phantom terms are missing, and with finite data they add +-0.
+    So when the output holds that f32 result unchanged (f32, no post-ops:
+    ``out_is_result``) and is the smaller buffer, checking it after the run is
+    enough (a finite result of finite data is exact; overflow to inf of
+    finite data is inf in 3-D as well), else the input is scanned first."""
+    if not needed:
+        return SCAN_NONE, 0, -1
+    if out_is_result and out_span[1] - out_span[0] <= in_span[1] - in_span[0]:
+        return SCAN_OUTPUT, out_span[0], out_span[1]
+    return SCAN_INPUT, in_span[0], in_span[1]
+
+
+cdef void _bwd_3d(Bwd* q) noexcept nogil:
+    """ref:any's 3-D form: both taps of each missing axis, the phantom one
+    with weight 0 (inf * 0 -> NaN)."""
+    cdef int i
+    for i in range(3 - q.k):
+        q.nroles[i] = 2
+    q.k = 3
+
+
 def _span(tabs):
     """(lowest, highest) element offset a set of separable offset tables
     reaches: each entry is one table or a list of alternatives (taps)."""
@@ -810,7 +842,7 @@ cdef class FwdPlan(_Tables):
     cdef bint parallel
     cdef cnp.ndarray pad
     cdef int esize
-    cdef bint scan            # 1D/2D linear: look for inf/NaN in the source
+    cdef int scan             # 1D/2D linear: look for inf/NaN (see _scan_mode)
     cdef int64_t scan_lo, scan_hi
 
     def __init__(self, dict d):
@@ -876,10 +908,10 @@ cdef class FwdPlan(_Tables):
         self.parallel = d["parallel"]
         self.pad = _arr64(d["pad"])
         self.esize = d["esize"]
-        self.scan = p.linear and p.k < 3
-        if self.scan:
-            self.scan_lo, self.scan_hi = _span(
-                [d["sN"], d["sC"]] + [[d["s0"][a], d["s1"][a]] for a in range(3)])
+        self.scan, self.scan_lo, self.scan_hi = _scan_mode(
+            p.linear and p.k < 3, p.ddt == dnnl_f32 and p.po.n == 0,
+            _span([d["sN"], d["sC"]] + [[d["s0"][a], d["s1"][a]] for a in range(3)]),
+            _span([d["dN"], d["dC"]] + list(d["dS"])))
 
     @property
     def path(self):
@@ -932,7 +964,8 @@ cdef class FwdPlan(_Tables):
                 if src1[e] is not None:
                     q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
         with nogil:
-            if self.scan and _has_nonfinite(q.src, q.sdt, self.scan_lo, self.scan_hi):
+            if self.scan == SCAN_INPUT and _has_nonfinite(q.src, q.sdt, self.scan_lo,
+                                                          self.scan_hi):
                 # ref:any's 3-D form: the missing axes' taps are (0, 0) with
                 # weights (1, 0) in the plan already; the k == 3 kernels
                 # compute those phantom terms (inf * 0 -> NaN)
@@ -940,6 +973,10 @@ cdef class FwdPlan(_Tables):
             failed = _run_items(&q, _fwd_item, nitems, nscr, par)
             if npad and not failed:
                 _zero_offsets(q.dst, pad, npad, self.esize)
+            if (self.scan == SCAN_OUTPUT and not failed
+                    and _has_nonfinite(q.dst, q.ddt, self.scan_lo, self.scan_hi)):
+                q.k = 3
+                failed = _run_items(&q, _fwd_item, nitems, nscr, par)
         if failed:
             raise MemoryError("no memory for the resampling scratch rows")
 
@@ -951,7 +988,7 @@ cdef class BwdPlan(_Tables):
     cdef bint parallel
     cdef cnp.ndarray pad
     cdef int esize
-    cdef bint scan            # 1D/2D linear: look for inf/NaN in diff_dst
+    cdef int scan             # 1D/2D linear: look for inf/NaN (see _scan_mode)
     cdef int64_t scan_lo, scan_hi
 
     @property
@@ -998,9 +1035,11 @@ cdef class BwdPlan(_Tables):
         self.parallel = d["parallel"]
         self.pad = _arr64(d["pad"])
         self.esize = d["esize"]
-        self.scan = p.linear and p.k < 3
+        self.scan, self.scan_lo, self.scan_hi = _scan_mode(
+            p.linear and p.k < 3, p.sdt == dnnl_f32,
+            _span([d["gN"], d["gC"]] + list(d["gS"])),
+            _span([d["dN"], d["dC"]] + list(d["dS"])))
         if self.scan:
-            self.scan_lo, self.scan_hi = _span([d["gN"], d["gC"]] + list(d["gS"]))
             zero = np.zeros(1, np.float32)
             for a in range(3 - p.k):
                 # ref:any's phantom right tap of a missing axis: output 0, weight 0
@@ -1019,14 +1058,15 @@ cdef class BwdPlan(_Tables):
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
         with nogil:
-            if self.scan and _has_nonfinite(q.dd, q.gdt, self.scan_lo, self.scan_hi):
-                # ref:any's 3-D form: both taps of each missing axis, the
-                # phantom one with weight 0 (inf * 0 -> NaN)
-                for i in range(3 - q.k):
-                    q.nroles[i] = 2
-                q.k = 3
+            if self.scan == SCAN_INPUT and _has_nonfinite(q.dd, q.gdt, self.scan_lo,
+                                                          self.scan_hi):
+                _bwd_3d(&q)
             failed = _run_items(&q, _bwd_item, nitems, nscr, par)
             if npad and not failed:
                 _zero_offsets(q.ds, pad, npad, self.esize)
+            if (self.scan == SCAN_OUTPUT and not failed
+                    and _has_nonfinite(q.ds, q.sdt, self.scan_lo, self.scan_hi)):
+                _bwd_3d(&q)
+                failed = _run_items(&q, _bwd_item, nitems, nscr, par)
         if failed:
             raise MemoryError("no memory for the resampling scratch rows")
