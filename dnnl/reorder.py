@@ -332,7 +332,7 @@ class reorder(primitive):
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
             self._plans = {}
-            if not self._runtime:
+            if not self._runtime and not _empty(src_md):
                 self._plans[(src_md, dst_md)] = self._plan(src_md, dst_md)
 
         def _plan(self, src_md, dst_md):
@@ -382,12 +382,14 @@ class reorder(primitive):
             dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", output=True)
             _check_runtime(pd._src_md, src._md, "src")
             _check_runtime(pd._dst_md, dst._md, "dst")
-            plan = pd.plan_for(src._md, dst._md)
+            plan = None if _empty(src._md) else pd.plan_for(src._md, dst._md)
         else:
             src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM", pd._src_md)
             dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", pd._dst_md, output=True)
-            plan = pd._plans[(pd._src_md, pd._dst_md)]
+            plan = pd._plans.get((pd._src_md, pd._dst_md))
         self._check_scratchpad(args)
+        if plan is None:    # zero elements: nothing to do, as oneDNN
+            return
         if not pd._convert:
             plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))
             return
@@ -404,6 +406,11 @@ class reorder(primitive):
         addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
         plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
                  pd._beta, _pad_esize(dst._md))
+
+
+def _empty(md):
+    """A tensor with a zero dim: reorders of it are created and run as no-ops."""
+    return any(d == 0 for d in md.dims)
 
 
 def _pad_esize(md):

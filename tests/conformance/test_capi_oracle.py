@@ -914,7 +914,48 @@ def prog_examples(lib):
     return log
 
 
-PROGRAMS = [prog_reorder_scales_zero_points, prog_reorder_sum_and_blocked,
+def prog_zero_element(lib):
+    """Tensors with a zero dim: reorder and resampling (forward, backward)
+    primitive descriptors are created, and executing them is a no-op."""
+    ctx = Ctx(lib)
+    for dims, stag, dtag, ddt in (([0, 4], K.dnnl_ab, K.dnnl_ba, K.dnnl_s8),
+                                  ([2, 0, 3, 3], K.dnnl_nchw, K.dnnl_nChw16c, K.dnnl_f32),
+                                  ([0], K.dnnl_a, K.dnnl_a, K.dnnl_bf16)):
+        smd, dmd = ctx.md(dims, K.dnnl_f32, stag), ctx.md(dims, ddt, dtag)
+        ctx.put("sizes", (lib.dnnl_memory_desc_get_size(smd),
+                          lib.dnnl_memory_desc_get_size(dmd)))
+        src, dst = ctx.mem(smd), ctx.mem(dmd)
+        pd = p_()
+        ctx.st("reorder_pd", lib.dnnl_reorder_primitive_desc_create(
+            ctypes.byref(pd), smd, ctx.eng, dmd, ctx.eng, None))
+        ctx.run(pd, [(K.DNNL_ARG_FROM, src), (K.DNNL_ARG_TO, dst)])
+        lib.dnnl_primitive_desc_destroy(pd)
+    for alg in (K.dnnl_resampling_nearest, K.dnnl_resampling_linear):
+        for sdims, ddims in (([1, 2, 4], [1, 2, 0]), ([0, 2, 4], [0, 2, 3]),
+                             ([1, 0, 4], [1, 0, 8]), ([1, 2, 0], [1, 2, 3])):
+            smd, dmd = ctx.md(sdims, K.dnnl_f32, K.dnnl_ncw), ctx.md(ddims, K.dnnl_f32,
+                                                                      K.dnnl_ncw)
+            fill = np.full(64, 7.0, np.float32)
+            src, dst = ctx.mem(smd, fill), ctx.mem(dmd, fill)
+            pd, bpd = p_(), p_()
+            if ctx.st("fwd_pd", lib.dnnl_resampling_forward_primitive_desc_create(
+                    ctypes.byref(pd), ctx.eng, K.dnnl_forward_training, alg, None, smd,
+                    dmd, None)) != 0:
+                continue
+            ctx.to_ref(pd)
+            ctx.run(pd, [(K.DNNL_ARG_SRC, src), (K.DNNL_ARG_DST, dst)])
+            ctx.put("dst after forward", ctx.read(dst))
+            if ctx.st("bwd_pd", lib.dnnl_resampling_backward_primitive_desc_create(
+                    ctypes.byref(bpd), ctx.eng, alg, None, smd, dmd, pd, None)) == 0:
+                ctx.to_ref(bpd)
+                ctx.run(bpd, [(K.DNNL_ARG_DIFF_DST, dst), (K.DNNL_ARG_DIFF_SRC, src)])
+                ctx.put("diff_src after backward", ctx.read(src))
+                lib.dnnl_primitive_desc_destroy(bpd)
+            lib.dnnl_primitive_desc_destroy(pd)
+    return ctx.close()
+
+
+PROGRAMS = [prog_zero_element, prog_reorder_scales_zero_points, prog_reorder_sum_and_blocked,
             prog_resampling_forward_post_ops, prog_resampling_backward,
             prog_md_queries_blocked, prog_attr_round_trip, prog_user_scratchpad,
             prog_error_paths, prog_memory_handles, prog_debug_strings, prog_examples]
