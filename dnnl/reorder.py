@@ -390,8 +390,9 @@ class reorder(primitive):
         self._check_scratchpad(args)
         if plan is None:    # zero elements: nothing to do, as oneDNN
             return
+        dmd = dst._md if pd._runtime else pd._dst_md    # the layout the plan writes
         if not pd._convert:
-            plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))
+            plan.run(src._address, dst._address, pad_esize=_pad_esize(dmd))
             return
         dims = src._md.dims
         ssc, dsc, szp, dzp = pd._quant
@@ -405,7 +406,7 @@ class reorder(primitive):
         ]
         addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
         plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
-                 pd._beta, _pad_esize(dst._md))
+                 pd._beta, _pad_esize(dmd))
 
 
 def _empty(md):

@@ -127,3 +127,83 @@ def test_zero_element_flat_api():
         lib.dnnl_memory_desc_destroy(md)
     lib.dnnl_stream_destroy(strm)
     lib.dnnl_engine_destroy(eng)
+
+
+# --------------------------------------- a primitive run on another memory
+def test_submemory_primitive_on_parent_memory():
+    """oneDNN's gtest SubmemoryMemoryInteraction (tests/gtests/api/
+    test_submemory.cpp): a reorder made for dst's sub-memory at offset 1,
+    executed with the whole dst, writes [1, 35]."""
+    src = dnnl.memory(dnnl.memory.desc([1], "f32", "a"), ENG)
+    src.from_numpy(np.float32([35]))
+    dst = dnnl.memory(dnnl.memory.desc([2], "f32", "a"), ENG)
+    dst.from_numpy(np.float32([1, 0]))
+    sub = dst.get_desc().submemory_desc([1], [1])
+    pd = dnnl.reorder.primitive_desc(ENG, src.get_desc(), ENG, sub, dnnl.primitive_attr())
+    dnnl.reorder(pd).execute(S, src, dst)
+    assert dst.to_numpy().tolist() == [1, 35]
+
+
+def test_resampling_for_a_submemory_on_parent_memory():
+    """The same for resampling: the primitive reads and writes the parent's
+    buffer through its own (sub-memory) descriptors."""
+    x = np.arange(2 * 4 * 6, dtype=np.float32).reshape(2, 4, 6)
+    parent = dnnl.memory(dnnl.memory.desc([2, 4, 6], "f32", "ncw"), ENG)
+    parent.from_numpy(x)
+    sub = parent.get_desc().submemory_desc([1, 2, 6], [1, 1, 0])
+    out_parent = dnnl.memory(dnnl.memory.desc([2, 4, 12], "f32", "ncw"), ENG)
+    out_parent.from_numpy(np.full((2, 4, 12), -1, np.float32))
+    out_sub = out_parent.get_desc().submemory_desc([1, 2, 12], [1, 2, 0])
+    pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                           A.resampling_nearest, sub, out_sub)
+    resampling_forward(pd).execute(S, {dnnl.DNNL_ARG_SRC: parent,
+                                       dnnl.DNNL_ARG_DST: out_parent})
+    got = out_parent.to_numpy()
+    want = np.full((2, 4, 12), -1, np.float32)
+    want[1, 2:4] = np.repeat(x[1, 1:3], 2, axis=-1)
+    assert got.tolist() == want.tolist()
+
+
+def test_memory_too_small_for_the_primitive_is_refused():
+    """Where oneDNN would write past the buffer: invalid_arguments, nothing written."""
+    src = dnnl.memory(dnnl.memory.desc([1], "f32", "a"), ENG)
+    dst = dnnl.memory(dnnl.memory.desc([2], "f32", "a"), ENG)
+    dst.from_numpy(np.float32([1, 0]))
+    far = dnnl.memory.desc([3], "f32", "a").submemory_desc([1], [2])   # needs 12 bytes
+    r = dnnl.reorder(dnnl.reorder.primitive_desc(ENG, src.get_desc(), ENG, far))
+    with pytest.raises(dnnl.error) as e:
+        r.execute(S, src, dst)
+    assert e.value.status == dnnl.status.invalid_arguments
+    assert dst.to_numpy().tolist() == [1, 0]
+    # a user buffer larger than the memory's own descriptor is large enough
+    buf = np.zeros(3, np.float32)
+    big = dnnl.memory(dnnl.memory.desc([2], "f32", "a"), ENG, buf)
+    src.from_numpy(np.float32([5]))
+    r.execute(S, src, big)
+    assert buf.tolist() == [0, 0, 5]
+
+
+def test_submemory_primitive_on_parent_memory_flat_api():
+    eng, strm = p_(), p_()
+    assert lib.dnnl_engine_create(ctypes.byref(eng), lib.dnnl_cpu, 0) == 0
+    assert lib.dnnl_stream_create(ctypes.byref(strm), eng, lib.dnnl_stream_default_flags) == 0
+    smd = _capi_md([1], lib.dnnl_f32, lib.dnnl_a)
+    dmd = _capi_md([2], lib.dnnl_f32, lib.dnnl_a)
+    sub = p_()
+    assert lib.dnnl_memory_desc_create_submemory(ctypes.byref(sub), dmd, Dims(1), Dims(1)) == 0
+    sbuf, dbuf = np.float32([35]), np.float32([1, 0])
+    src, dst = p_(), p_()
+    assert lib.dnnl_memory_create(ctypes.byref(src), smd, eng, sbuf.ctypes.data) == 0
+    assert lib.dnnl_memory_create(ctypes.byref(dst), dmd, eng, dbuf.ctypes.data) == 0
+    pd = p_()
+    assert lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), smd, eng, sub, eng,
+                                                  None) == 0
+    assert _capi_run(eng, strm, pd, [(lib.DNNL_ARG_FROM, src), (lib.DNNL_ARG_TO, dst)]) == 0
+    assert dbuf.tolist() == [1, 35]
+    lib.dnnl_primitive_desc_destroy(pd)
+    for h in (src, dst):
+        lib.dnnl_memory_destroy(h)
+    for md in (smd, dmd, sub):
+        lib.dnnl_memory_desc_destroy(md)
+    lib.dnnl_stream_destroy(strm)
+    lib.dnnl_engine_destroy(eng)

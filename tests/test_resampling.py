@@ -281,7 +281,9 @@ def test_execution_errors_write_nothing():
     p = resampling_forward(pd)
     dst = mem(d3, np.full((1, 2, 8), 7, np.float32))
     assert status(lambda: p.execute(STREAM, {dnnl.DNNL_ARG_DST: dst})) == INV
-    assert status(lambda: p.execute(STREAM, {dnnl.DNNL_ARG_SRC: mem(md([1, 2, 5])),
+    # a src too small for the primitive's descriptor (a larger one is taken,
+    # as oneDNN takes it: tests/test_edge_cases.py)
+    assert status(lambda: p.execute(STREAM, {dnnl.DNNL_ARG_SRC: mem(md([1, 2, 3])),
                                              dnnl.DNNL_ARG_DST: dst})) == INV
     assert (dst.to_numpy() == 7).all()
     po_md = dnnl.memory.desc([1, 2, 1], "f32", "abc")

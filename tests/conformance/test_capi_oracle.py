@@ -955,7 +955,47 @@ def prog_zero_element(lib):
     return ctx.close()
 
 
-PROGRAMS = [prog_zero_element, prog_reorder_scales_zero_points, prog_reorder_sum_and_blocked,
+def prog_submemory_on_parent(lib):
+    """oneDNN's gtest SubmemoryMemoryInteraction: a reorder made for a
+    sub-memory of dst, executed with dst itself; then the same for a
+    resampling whose src and dst descriptors are sub-memories."""
+    ctx = Ctx(lib)
+    smd, dmd = ctx.md([1], K.dnnl_f32, K.dnnl_a), ctx.md([2], K.dnnl_f32, K.dnnl_a)
+    src, dst = ctx.mem(smd, np.float32([35])), ctx.mem(dmd, np.float32([1, 0]))
+    sub = p_()
+    ctx.st("submemory", lib.dnnl_memory_desc_create_submemory(
+        ctypes.byref(sub), dmd, Dims(1), Dims(1)))
+    ctx._free.append((lib.dnnl_memory_desc_destroy, sub))
+    pd = p_()
+    ctx.st("reorder_pd", lib.dnnl_reorder_primitive_desc_create(
+        ctypes.byref(pd), smd, ctx.eng, sub, ctx.eng, None))
+    ctx.run(pd, [(K.DNNL_ARG_FROM, src), (K.DNNL_ARG_TO, dst)])
+    ctx.put("dst", ctx.read(dst))
+    lib.dnnl_primitive_desc_destroy(pd)
+    pmd = ctx.md([2, 4, 6], K.dnnl_f32, K.dnnl_ncw)
+    qmd = ctx.md([2, 4, 12], K.dnnl_f32, K.dnnl_ncw)
+    pmem = ctx.mem(pmd, np.arange(48, dtype=np.float32))
+    qmem = ctx.mem(qmd, np.full(96, -1, np.float32))
+    s_sub, d_sub = p_(), p_()
+    ctx.st("submemory", lib.dnnl_memory_desc_create_submemory(
+        ctypes.byref(s_sub), pmd, Dims(1, 2, 6), Dims(1, 1, 0)))
+    ctx.st("submemory", lib.dnnl_memory_desc_create_submemory(
+        ctypes.byref(d_sub), qmd, Dims(1, 2, 12), Dims(1, 2, 0)))
+    ctx._free += [(lib.dnnl_memory_desc_destroy, s_sub), (lib.dnnl_memory_desc_destroy, d_sub)]
+    for alg in (K.dnnl_resampling_nearest, K.dnnl_resampling_linear):
+        pd = p_()
+        if ctx.st("fwd_pd", lib.dnnl_resampling_forward_primitive_desc_create(
+                ctypes.byref(pd), ctx.eng, K.dnnl_forward_inference, alg, None, s_sub,
+                d_sub, None)) != 0:
+            continue
+        ctx.to_ref(pd)
+        ctx.run(pd, [(K.DNNL_ARG_SRC, pmem), (K.DNNL_ARG_DST, qmem)])
+        ctx.put("dst", ctx.read(qmem))
+        lib.dnnl_primitive_desc_destroy(pd)
+    return ctx.close()
+
+
+PROGRAMS = [prog_submemory_on_parent, prog_zero_element, prog_reorder_scales_zero_points, prog_reorder_sum_and_blocked,
             prog_resampling_forward_post_ops, prog_resampling_backward,
             prog_md_queries_blocked, prog_attr_round_trip, prog_user_scratchpad,
             prog_error_paths, prog_memory_handles, prog_debug_strings, prog_examples]
