@@ -7,7 +7,18 @@ inner blocks (innermost first) and its outer block index times
 ``strides[d]``. ``dim_tables`` tabulates every ``f_d`` once; kernels take the
 concatenated table plus per-dim starts, and ``all_offsets`` is the vectorised
 form (every logical element, row-major).
+
+Metadata work must not grow with a dimension, so creation-time questions and
+logical copies use the blocking itself: ``levels`` describes ``f_d`` as a
+mixed-radix number (outer block index, then each inner block), from which
+``max_offset`` (the largest reachable offset) and ``logical_boxes`` /
+``padding_boxes`` (the logical tensor, or its padding, as a few strided
+boxes that numpy views can address) follow in O(ndims * nblocks). The
+tables stay for kernels, which build them when they run.
 """
+import itertools
+import math
+
 import numpy as np
 
 cimport numpy as cnp
@@ -111,14 +122,125 @@ def padding_offsets(md):
     """Physical offsets of the padding positions of a blocked layout.
 
     Those are the positions with some ``dims[d] <= p[d] < padded_dims[d]``;
-    oneDNN's outputs must hold zeros there.
+    oneDNN's outputs must hold zeros there. Built box by box: the work and
+    the result grow with the padding only.
     """
-    if md.ndims == 0 or tuple(md.padded_dims) == tuple(md.dims):
-        return np.empty(0, dtype=np.int64)
-    offs = all_offsets(md, padded=True).reshape(md.padded_dims)
-    inside = np.ones(md.padded_dims, dtype=bool)
+    parts = [np.empty(0, dtype=np.int64)]
+    for offset, _, _, axes in padding_boxes(md):
+        offs = np.full((), offset, dtype=np.int64)
+        for n, stride in axes:
+            offs = (offs[..., None] + np.arange(n, dtype=np.int64) * stride)
+        parts.append(offs.reshape(-1))
+    return np.concatenate(parts)
+
+
+# -- the blocking as arithmetic ---------------------------------------------------
+def levels(md, d):
+    """``f_d`` as mixed-radix digits, outermost first: ``(radix, unit, stride)``.
+
+    The digit of a level is ``i // unit % radix`` (the outer level, radix 0,
+    has no modulus) and ``f_d(i) = sum(digit * stride)``.
+    """
+    inner, own = 1, []
+    for blk, idx in zip(reversed(md.inner_blks), reversed(md.inner_idxs)):
+        if idx == d:
+            own.append((blk, inner))
+        inner *= blk
+    unit = math.prod(blk for blk, _ in own)
+    out = [(0, unit, md.strides[d])]
+    for blk, stride in reversed(own):
+        unit //= blk
+        out.append((blk, unit, stride))
+    return out
+
+
+def _digits(lv, i):
+    return [i // unit % radix if radix else i // unit for radix, unit, _ in lv]
+
+
+def dim_offset(lv, i):
+    """``f_d(i)`` from the levels of dim ``d``."""
+    return sum(g * s for g, (_, _, s) in zip(_digits(lv, i), lv))
+
+
+def dim_max(lv, n):
+    """``max f_d(i)`` over ``0 <= i < n`` (n >= 1), any stride signs.
+
+    Either ``i = n - 1`` or ``i`` agrees with ``n - 1`` above some level,
+    is smaller there and free below it.
+    """
+    top = _digits(lv, n - 1)
+    free = [max(0, (radix - 1) * s) for radix, _, s in lv]   # radix 0 only at level 0
+    best = prefix = 0
+    for k, (g, (_, _, s)) in enumerate(zip(top, lv)):
+        if g > 0:
+            best = max(best, prefix + max(0, (g - 1) * s) + sum(free[k + 1:]))
+        prefix += g * s
+    return max(best, prefix)
+
+
+def max_offset(md):
+    """Largest element offset any position of ``padded_dims`` reaches
+    (offset0 included): the last entry of the tables, without them."""
+    return md.offset0 + sum(dim_max(levels(md, d), md.padded_dims[d])
+                            for d in range(md.ndims))
+
+
+def dim_pieces(lv, lo, hi):
+    """``[lo, hi)`` of one dim as strided pieces ``(start, offset, axes)``, in
+    order: logical ``start + j`` for the mixed-radix ``j`` over ``axes``
+    (``[(size, stride)]``, outermost first) sits at ``offset + sum(j_a * stride_a)``."""
+    out = []
+
+    def split(lo, hi, k):
+        if lo >= hi:
+            return
+        radix, unit, stride = lv[k]
+        a, b = -(-lo // unit) * unit, hi // unit * unit
+        if a < b:
+            split(lo, a, k + 1)
+            axes = [((b - a) // unit, stride)] + [(r, s) for r, _, s in lv[k + 1:]]
+            out.append((a, dim_offset(lv, a), axes))
+            split(b, hi, k + 1)
+        elif lo < a < hi:
+            split(lo, a, k + 1)
+            split(a, hi, k + 1)
+        else:
+            split(lo, hi, k + 1)
+
+    split(lo, hi, 0)
+    return out
+
+
+def _boxes(md, ranges):
+    """The product of per-dim ranges as boxes ``(offset, starts, shape, axes)``:
+    ``shape`` the logical extent per dim, ``axes`` ``[(size, stride)]`` (a dim's
+    axes multiply to its extent)."""
+    per_dim = [dim_pieces(levels(md, d), lo, hi) for d, (lo, hi) in enumerate(ranges)]
+    for combo in itertools.product(*per_dim):
+        axes = [ax for _, _, dim_axes in combo for ax in dim_axes]
+        yield (md.offset0 + sum(off for _, off, _ in combo),
+               tuple(start for start, _, _ in combo),
+               tuple(math.prod(n for n, _ in dim_axes) for _, _, dim_axes in combo),
+               axes)
+
+
+def logical_boxes(md):
+    """The logical tensor (``dims``) as a few strided boxes (see ``_boxes``)."""
+    if md.ndims == 0 or 0 in md.dims:
+        return []
+    return list(_boxes(md, [(0, n) for n in md.dims]))
+
+
+def padding_boxes(md):
+    """The padding positions (some ``dims[d] <= p[d] < padded_dims[d]``) as
+    disjoint strided boxes."""
+    out = []
+    if md.ndims == 0 or 0 in md.dims:
+        return out
     for d in range(md.ndims):
-        shape = [1] * md.ndims
-        shape[d] = md.padded_dims[d]
-        inside &= (np.arange(md.padded_dims[d]) < md.dims[d]).reshape(shape)
-    return offs[~inside]
+        if md.padded_dims[d] > md.dims[d]:
+            ranges = ([(0, n) for n in md.dims[:d]] + [(md.dims[d], md.padded_dims[d])]
+                      + [(0, n) for n in md.padded_dims[d + 1:]])
+            out += _boxes(md, ranges)
+    return out
