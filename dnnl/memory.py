@@ -218,7 +218,7 @@ class memory:
             return out.view(_dtypes.numpy_dtype(dt))
         out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
         if md.nelems:
-            _copy_plan(md, _plain(md)).run(self._address, out.ctypes.data)
+            _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
         return out.view(_dtypes.numpy_dtype(dt))
 
     def from_numpy(self, array):
@@ -237,7 +237,7 @@ class memory:
         if not raw.flags.writeable:
             raise invalid("memory buffer is read-only")
         # Everything that can fail (the cast) happens before the first write.
-        values = arr.astype(_dtypes.numpy_dtype(dt), copy=False)
+        values = arr.astype(_dtypes.numpy_dtype(dt), order="C", copy=False)
         if dt in _dtypes.SUB_BYTE:
             nib, base = _unpack_nibbles(raw, md)
             _zero_boxes(_offsets.padding_boxes(md), nib, base)
@@ -245,12 +245,9 @@ class memory:
                         to_logical=False)
             _pack_nibbles(nib, raw, base)
             return
-        values = np.asarray(values, order="C")
-        if md.nelems:   # the plan also zero-fills the padding
-            _copy_plan(_plain(md), md).run(values.ctypes.data, self._address,
-                                                pad_esize=_dtypes.size(dt))
-        else:
-            self.zero_pad()
+        self.zero_pad()
+        _copy_boxes(_offsets.logical_boxes(md), raw, 0,
+                    values.view(_dtypes.numpy_dtype(dt, raw=True)), to_logical=False)
 
     def zero_pad(self):
         """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
@@ -269,43 +266,60 @@ class memory:
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
 
 
-# -- logical copies through strided views: no per-element offset tables -----------
-def _plain(md):
-    """The dense row-major descriptor of ``md``'s logical tensor."""
-    return desc(md.dims, md.data_type, None)
+# -- logical copies by strided boxes: no per-element offset tables ---------------
+_BITS = {1: data_type.u8, 2: data_type.f16, 4: data_type.f32, 8: data_type.f64}
 
 
-def _copy_plan(src_md, dst_md):
-    """A bit-copy reorder plan between two layouts of one tensor: offsets by
-    blocked dims and linear steps, the kernel's tiles and threads; its work
-    and tables grow with the tensor, not with the largest dim alone."""
+def _copy_boxes(boxes, buf, base, arr, to_logical):
+    """Copy every box between the physical ``buf`` (element-addressed, its
+    element 0 at offset ``base``) and the C-contiguous logical ``arr``.
+
+    Each box is a bit-copy reorder between two strided layouts (linear steps,
+    the kernel's tiles and threads), so the cost grows with the tensor only.
+    """
     from dnnl.reorder import build_plan   # reorder builds on memory
-    return build_plan(src_md, dst_md, (None,) * 4, False)
+    esize = arr.itemsize
+    dt = _BITS[esize]
+    room = buf.nbytes // esize
+    for offset, starts, _, axes in boxes:
+        phys, logical, loff = [], [], 0
+        for d, dim_axes in enumerate(axes):
+            stride = arr.strides[d] // esize
+            loff += starts[d] * stride
+            for n, s in reversed(dim_axes):
+                if n > 1:
+                    phys.append((n, s))
+                    logical.append((n, stride))
+                stride *= n
+        phys.reverse()
+        logical.reverse()
+        if offset < base or offset - base + sum((n - 1) * s for n, s in phys) >= room:
+            raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+        src = _strided(phys, dt, offset - base)
+        dst = _strided(logical, dt, loff)
+        if not to_logical:
+            src, dst = dst, src
+        plan = build_plan(src, dst, (None,) * 4, False)
+        a, b = buf.ctypes.data, arr.ctypes.data
+        plan.run(a, b) if to_logical else plan.run(b, a)
+
+
+def _strided(axes, dt, offset0):
+    """A plain strided descriptor over ``axes`` (built directly: the axes of a
+    valid layout need no checks)."""
+    axes = axes or [(1, 0)]
+    dims = tuple(n for n, _ in axes)
+    return desc._make(len(dims), dims, dt, dims, (0,) * len(dims), offset0,
+                      format_kind.blocked, tuple(s for _, s in axes))
 
 
 def _box_view(buf, base, offset, axes, dtype):
     """A numpy view of the element-addressed ``buf`` (element 0 at offset
     ``base``) over one box's axes; numpy checks it stays inside ``buf``."""
+    axes = [ax for dim_axes in axes for ax in dim_axes]
     itemsize = dtype.itemsize
     return np.ndarray(tuple(n for n, _ in axes), dtype, buf, (offset - base) * itemsize,
                       tuple(s * itemsize for _, s in axes))
-
-
-def _logical_view(arr, starts, shape, axes):
-    """The part of a logical array a box covers, split into the box's axes."""
-    part = arr[tuple(slice(s, s + n) for s, n in zip(starts, shape))]
-    return np.reshape(part, tuple(n for n, _ in axes), copy=False)   # splits only
-
-
-def _copy_boxes(boxes, buf, base, arr, to_logical):
-    """Copy every box between the physical ``buf`` and the logical ``arr``."""
-    for offset, starts, shape, axes in boxes:
-        phys = _box_view(buf, base, offset, axes, arr.dtype)
-        logical = _logical_view(arr, starts, shape, axes)
-        if to_logical:
-            np.copyto(logical, phys)
-        else:
-            np.copyto(phys, logical)
 
 
 def _zero_boxes(boxes, buf, base, dtype=np.dtype(np.uint8)):

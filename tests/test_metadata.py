@@ -159,7 +159,7 @@ def test_boxes_are_the_tables(md):
     seen = np.zeros(md.dims, bool)
     for offset, starts, shape, axes in O.logical_boxes(md):
         offs = np.full((), offset, np.int64)
-        for size, stride in axes:
+        for size, stride in (ax for dim_axes in axes for ax in dim_axes):
             offs = offs[..., None] + np.arange(size) * stride
         region = tuple(slice(s, s + n) for s, n in zip(starts, shape))
         assert (offs.reshape(shape) == expect[region]).all()

@@ -128,7 +128,7 @@ def padding_offsets(md):
     parts = [np.empty(0, dtype=np.int64)]
     for offset, _, _, axes in padding_boxes(md):
         offs = np.full((), offset, dtype=np.int64)
-        for n, stride in axes:
+        for n, stride in (ax for dim_axes in axes for ax in dim_axes):
             offs = (offs[..., None] + np.arange(n, dtype=np.int64) * stride)
         parts.append(offs.reshape(-1))
     return np.concatenate(parts)
@@ -214,15 +214,14 @@ def dim_pieces(lv, lo, hi):
 
 def _boxes(md, ranges):
     """The product of per-dim ranges as boxes ``(offset, starts, shape, axes)``:
-    ``shape`` the logical extent per dim, ``axes`` ``[(size, stride)]`` (a dim's
-    axes multiply to its extent)."""
+    ``shape`` the logical extent per dim, ``axes[d]`` that dim's
+    ``[(size, stride)]`` (their sizes multiply to ``shape[d]``)."""
     per_dim = [dim_pieces(levels(md, d), lo, hi) for d, (lo, hi) in enumerate(ranges)]
     for combo in itertools.product(*per_dim):
-        axes = [ax for _, _, dim_axes in combo for ax in dim_axes]
         yield (md.offset0 + sum(off for _, off, _ in combo),
                tuple(start for start, _, _ in combo),
                tuple(math.prod(n for n, _ in dim_axes) for _, _, dim_axes in combo),
-               axes)
+               tuple(dim_axes for _, _, dim_axes in combo))
 
 
 def logical_boxes(md):
