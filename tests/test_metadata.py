@@ -260,3 +260,29 @@ def test_from_numpy_bad_values_write_nothing():
     except (ValueError, dnnl.error):
         pass
     assert (buf == 0xAB).all()
+
+
+def test_primitive_descriptors_defer_their_tables():
+    src = desc([1, 1, 2 ** 24], "f32", "ncw")
+    pd = dnnl.resampling_forward.primitive_desc(
+        ENG, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_linear, [4.0], src)
+    assert pd.dst_desc().dims == (1, 1, 2 ** 26)
+    big = desc([2 ** 26, 2], "f32", "ab")
+    rpd = dnnl.reorder.primitive_desc(ENG, big, ENG, desc([2 ** 26, 2], "f32", "ba"))
+    if not dnnl.verbose.create_on:      # verbose names the kernel, so builds it
+        assert "_plan_built" not in pd.__dict__ and rpd._plans == {}
+
+
+def test_deferred_plans_run_once_built():
+    src = dnnl.memory(desc([1, 2, 3], "f32", "ncw"), ENG)
+    src.from_numpy(np.arange(6, dtype=np.float32).reshape(1, 2, 3))
+    pd = dnnl.resampling_forward.primitive_desc(
+        ENG, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_nearest, [2.0],
+        src.get_desc())
+    dst = dnnl.memory(pd.dst_desc(), ENG)
+    prim = dnnl.resampling_forward(pd)
+    for _ in range(2):
+        prim.execute(dnnl.stream(ENG), {dnnl.DNNL_ARG_SRC: src, dnnl.DNNL_ARG_DST: dst})
+        assert (dst.to_numpy() == np.repeat(src.to_numpy(), 2, axis=2)).all()
+    plan = pd._plan
+    assert pd._plan is plan
