@@ -267,50 +267,29 @@ class memory:
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------
-_BITS = {1: data_type.u8, 2: data_type.f16, 4: data_type.f32, 8: data_type.f64}
-
-
 def _copy_boxes(boxes, buf, base, arr, to_logical):
     """Copy every box between the physical ``buf`` (element-addressed, its
-    element 0 at offset ``base``) and the C-contiguous logical ``arr``.
-
-    Each box is a bit-copy reorder between two strided layouts (linear steps,
-    the kernel's tiles and threads), so the cost grows with the tensor only.
-    """
-    from dnnl.reorder import build_plan   # reorder builds on memory
+    element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
+    steps (runs by memcpy, transposes by tiles): the cost grows with the
+    tensor only, and nothing is allocated."""
     esize = arr.itemsize
-    dt = _BITS[esize]
     room = buf.nbytes // esize
+    pa, la = buf.ctypes.data, arr.ctypes.data
     for offset, starts, _, axes in boxes:
-        phys, logical, loff = [], [], 0
+        steps, loff = [], 0
         for d, dim_axes in enumerate(axes):
             stride = arr.strides[d] // esize
             loff += starts[d] * stride
             for n, s in reversed(dim_axes):
-                if n > 1:
-                    phys.append((n, s))
-                    logical.append((n, stride))
+                steps.append((n, s, stride))
                 stride *= n
-        phys.reverse()
-        logical.reverse()
-        if offset < base or offset - base + sum((n - 1) * s for n, s in phys) >= room:
+        if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
             raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-        src = _strided(phys, dt, offset - base)
-        dst = _strided(logical, dt, loff)
-        if not to_logical:
-            src, dst = dst, src
-        plan = build_plan(src, dst, (None,) * 4, False)
-        a, b = buf.ctypes.data, arr.ctypes.data
-        plan.run(a, b) if to_logical else plan.run(b, a)
-
-
-def _strided(axes, dt, offset0):
-    """A plain strided descriptor over ``axes`` (built directly: the axes of a
-    valid layout need no checks)."""
-    axes = axes or [(1, 0)]
-    dims = tuple(n for n, _ in axes)
-    return desc._make(len(dims), dims, dt, dims, (0,) * len(dims), offset0,
-                      format_kind.blocked, tuple(s for _, s in axes))
+        phys, logical = pa + (offset - base) * esize, la + loff * esize
+        if to_logical:
+            _offsets.copy_box(phys, logical, esize, steps)
+        else:
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
 
 
 def _box_view(buf, base, offset, axes, dtype):

@@ -22,7 +22,9 @@ import math
 import numpy as np
 
 cimport numpy as cnp
-from libc.stdint cimport int64_t
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cnp.import_array()
 
@@ -243,3 +245,124 @@ def padding_boxes(md):
                       + [(0, n) for n in md.padded_dims[d + 1:]])
             out += _boxes(md, ranges)
     return out
+
+
+# -- copying one strided box ----------------------------------------------------------
+ctypedef fused elem_t:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+DEF MAXA = 32       # axes of a box: at most ndims + inner blocks
+DEF TILE = 32       # a transposing copy moves TILE x TILE element tiles
+DEF RUN = 1 << 16   # elements per work item of a contiguous or strided run
+
+
+cdef struct Box:
+    int nd               # axes, outermost first; the last (B) has the finest dst step
+    int tile             # 1: axes nd-2 (A, finest src step) and nd-1 copied by tiles
+    int64_t nchunks      # work items per outer position: runs of B, or columns
+                         # of tiles (TILE positions of B, all of A)
+    int64_t n[MAXA]
+    int64_t s[MAXA]      # src steps, elements
+    int64_t d[MAXA]      # dst steps, elements
+
+
+cdef void _box_item(const elem_t* src, elem_t* dst, const Box* b, int64_t item) noexcept nogil:
+    cdef int64_t rest = item // b.nchunks, c = item % b.nchunks
+    cdef int64_t so = 0, do = 0, i, x, y, lo, hi, b0, b1
+    cdef int k, last = b.nd - 1
+    for k in range(last - b.tile - 1, -1, -1):   # the outer position
+        i = rest % b.n[k]
+        rest = rest // b.n[k]
+        so += i * b.s[k]
+        do += i * b.d[k]
+    cdef int64_t nB = b.n[last], sB = b.s[last], dB = b.d[last]
+    if not b.tile:
+        lo = c * RUN
+        hi = min(lo + RUN, nB)
+        if sB == 1 and dB == 1:
+            memcpy(dst + do + lo, src + so + lo, (hi - lo) * sizeof(elem_t))
+        else:
+            for i in range(lo, hi):
+                dst[do + i * dB] = src[so + i * sB]
+        return
+    # a column of tiles: B in [lo, hi), all of A (each src line read once)
+    cdef int64_t nA = b.n[last - 1], sA = b.s[last - 1], dA = b.d[last - 1]
+    cdef const elem_t* sp
+    cdef elem_t* dp
+    lo = c * TILE
+    hi = min(lo + TILE, nB)
+    b0 = 0
+    while b0 < nA:
+        b1 = min(b0 + TILE, nA)
+        for x in range(b0, b1):
+            sp = src + so + x * sA
+            dp = dst + do + x * dA
+            if dB == 1:     # the usual case: contiguous writes
+                for y in range(lo, hi):
+                    dp[y] = sp[y * sB]
+            else:
+                for y in range(lo, hi):
+                    dp[y * dB] = sp[y * sB]
+        b0 = b1
+
+
+cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
+                   bint parallel) noexcept nogil:
+    cdef int64_t i
+    if parallel:
+        for i in prange(nitems, schedule="static"):
+            _box_item(src, dst, b, i)
+    else:
+        for i in range(nitems):
+            _box_item(src, dst, b, i)
+
+
+def copy_box(size_t src, size_t dst, int esize, axes):
+    """Copy ``esize``-byte elements over one box: ``axes`` is
+    ``[(size, src step, dst step)]`` (elements, any order) from the addresses
+    of the first element. Runs go by memcpy, transposes by tiles; large boxes
+    use every thread. The caller guarantees the box lies in both buffers."""
+    ax = sorted([a for a in axes if a[0] > 1], key=lambda a: (-abs(a[2]), -abs(a[1])))
+    merged = []
+    for n, s, d in ax:       # nested runs that are linear on both sides: one axis
+        top = len(merged) - 1
+        if top >= 0 and merged[top][1] == s * n and merged[top][2] == d * n:
+            merged[top] = (merged[top][0] * n, s, d)
+        else:
+            merged.append((n, s, d))
+    if not merged:
+        merged = [(1, 1, 1)]
+    if len(merged) > MAXA:
+        raise ValueError("a box of %d axes" % len(merged))
+    cdef Box b
+    b.nd = len(merged)
+    b.tile = 0
+    last = b.nd - 1
+    if last >= 1 and merged[last][1] != 1:    # B gathers: tile with the finest src axis
+        k = min(range(last), key=lambda i: abs(merged[i][1]))
+        if abs(merged[k][1]) < abs(merged[last][1]):
+            a_axis = merged.pop(k)           # A goes just inside the outer axes
+            merged.insert(last - 1, a_axis)
+            b.tile = 1
+    cdef int i
+    cdef int64_t outer = 1
+    for i, (n, s, d) in enumerate(merged):
+        b.n[i], b.s[i], b.d[i] = n, s, d
+        if i < b.nd - 1 - b.tile:
+            outer *= n
+    b.nchunks = ((b.n[last] + TILE - 1) // TILE if b.tile
+                 else (b.n[last] + RUN - 1) // RUN)
+    cdef int64_t nitems = outer * b.nchunks
+    cdef bint parallel = math.prod(n for n, _, _ in merged) >= RUN
+    with nogil:
+        if esize == 1:
+            _box_run(<const uint8_t*>src, <uint8_t*>dst, &b, nitems, parallel)
+        elif esize == 2:
+            _box_run(<const uint16_t*>src, <uint16_t*>dst, &b, nitems, parallel)
+        elif esize == 4:
+            _box_run(<const uint32_t*>src, <uint32_t*>dst, &b, nitems, parallel)
+        else:
+            _box_run(<const uint64_t*>src, <uint64_t*>dst, &b, nitems, parallel)
