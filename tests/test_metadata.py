@@ -286,3 +286,33 @@ def test_deferred_plans_run_once_built():
         assert (dst.to_numpy() == np.repeat(src.to_numpy(), 2, axis=2)).all()
     plan = pd._plan
     assert pd._plan is plan
+
+
+@given(st.lists(st.integers(1, 70), min_size=1, max_size=4), st.data())
+@settings(max_examples=150, deadline=None)
+def test_copy_box_is_a_strided_copy(sizes, data):
+    """``copy_box`` against numpy: any axis order on either side, every element size."""
+    esize = data.draw(st.sampled_from([1, 2, 4, 8]))
+    dtype = np.dtype("u%d" % esize)
+    n = int(np.prod(sizes))
+    src = np.arange(n, dtype=np.uint64).astype(dtype)
+    perm = data.draw(st.permutations(range(len(sizes))))
+    phys = src.reshape([sizes[p] for p in perm])             # src is a transposed layout
+    view = phys.transpose(np.argsort(perm))
+    out = np.zeros(sizes, dtype)
+    steps = [(size, view.strides[d] // esize, out.strides[d] // esize)
+             for d, size in enumerate(sizes)]
+    O.copy_box(src.ctypes.data, out.ctypes.data, esize, steps)
+    assert (out == view).all()
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([("nhwc", "f32"), ("nChw16c", "f32"), ("nChw16c", "bf16"),
+                        ("nhwc", "u8"), ("nchw", "s8"), ("NChw16n16c", "f32"),
+                        ("nChw8c", "u4"), ("chwn", "f64")]),
+       st.integers(0, 2 ** 32))
+def test_round_trip_large_tensors(tag_dt, seed):
+    """Large enough for threads, several runs per row and many tiles."""
+    tag, dt = tag_dt
+    md = desc([2, 37, 41, 45], dt, tag)
+    _check_round_trip(md, md, seed)
