@@ -7,9 +7,11 @@ Run from the repository root:  python benchmarks/bench_metadata.py [case ...]
 Every case runs in a fresh interpreter, so that its peak memory is its own:
 ``traced`` is tracemalloc's peak over the timed call (numpy reports its
 buffers to tracemalloc), ``rss`` the growth of the process's peak resident
-set. Times are the best of a few runs (one for slow cases).
+set. Times are the best of a few runs (one for slow cases, and for the
+``first_execute`` cases, whose first call builds the plan later calls reuse);
+"vs numpy copy" divides by ``ndarray.copy()`` of as many bytes, allocation
+included as in ``to_numpy``. Set BENCH_REPEATS to change the run count.
 """
-import ctypes
 import json
 import os
 import resource
