@@ -20,8 +20,12 @@ sources get their extremes (``dnnl.testing.dtypes.special_codes``).
 
 Outputs are compared element by element, padding and gaps byte by byte;
 floating-point outputs treat -0 == +0 and NaN == NaN (the semantic policy,
-docs/internals/semantics.md). The per-category counts are printed in the conformance summary.
+docs/internals/semantics.md). The per-category counts are printed in the
+conformance summary; ``DNNL_SPECIAL_VALUES_SCALE=k`` runs k times as many
+problems.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -38,8 +42,10 @@ A = dnnl.algorithm
 ENG = RS.ENG
 STREAM = RS.STREAM
 SPECIAL_DTS = (D.F32, D.BF16, D.F16, D.S32, D.S8, D.U8)
-N_REORDER, REORDER_BATCHES = 1600, 8
-N_RESAMPLING, RESAMPLING_CHUNKS = 1200, 12
+# $DNNL_SPECIAL_VALUES_SCALE multiplies the problem counts (default 1)
+SCALE = max(1, int(os.environ.get("DNNL_SPECIAL_VALUES_SCALE", "1")))
+N_REORDER, REORDER_BATCHES = 800 * SCALE, 8
+N_RESAMPLING, RESAMPLING_CHUNKS = 600 * SCALE, 12
 
 
 # ------------------------------------------------------------------ reorder
