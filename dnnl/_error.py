@@ -51,11 +51,19 @@ invalid_arguments = _subclass("invalid_arguments", status.invalid_arguments, Val
 unimplemented = _subclass("unimplemented", status.unimplemented, NotImplementedError)
 out_of_memory = _subclass("out_of_memory", status.out_of_memory, MemoryError)
 runtime_error = _subclass("runtime_error", status.runtime_error, RuntimeError)
+# invalid_arguments for an argument of the wrong Python type: also a TypeError
+invalid_type_arguments = type("invalid_arguments", (invalid_arguments, TypeError),
+                              {"__module__": "dnnl"})
 
 
 def invalid(message):
     """An ``invalid_arguments`` error (raise it)."""
     return error(status.invalid_arguments, message)
+
+
+def invalid_type(message):
+    """An ``invalid_arguments`` error that is also a ``TypeError`` (raise it)."""
+    return invalid_type_arguments(status.invalid_arguments, message)
 
 
 def unimpl(message):

@@ -352,11 +352,8 @@ def dnnl_primitive_execute(primitive, stream, nargs, args):
     int nargs, const dnnl_exec_arg_t *args)``"""
     prim = _obj(primitive, "primitive")
     strm = _obj(stream, "stream")
-    amap = _exec_args(nargs, args)
-    if prim.get_primitive_desc().get_engine() is not strm.get_engine():
-        # engines are objects: two dnnl_engine_create calls make two engines
-        raise _invalid("the primitive and the stream have different engines")
-    prim.execute(strm, amap)
+    # the object API's binder checks the stream's engine and every argument
+    prim.execute(strm, _exec_args(nargs, args))
 
 
 @_api(wraps="primitive.get_primitive_desc()")

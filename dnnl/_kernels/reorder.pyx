@@ -23,49 +23,16 @@ from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
+from dnnl._kernels.dnnl_types cimport (dnnl_bf16, dnnl_f16, dnnl_f32, dnnl_s4, dnnl_s8,
+                                       dnnl_s32, dnnl_u8)
+from dnnl._kernels.threads cimport max_threads as _max_threads
 from dnnl._kernels.cvt cimport (bf16_to_f32, decode_run, encode_run, f32_to_bf16,
                                 f32_to_f16, f32_to_s8, f32_to_s32, f32_to_u8, get_nibble,
                                 load_f32, store_f32)
 
 cnp.import_array()
 
-cdef extern from *:
-    """
-    #include <string.h>
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    #endif
-    /* dst[a*ds + b] = src[a + b*ss] for a < na, b < nb (4-byte elements):
-       4x4 blocks transposed in registers, the edges element by element. */
-    static void dnnl_py_transpose32(const unsigned int *src, long long ss,
-                                    unsigned int *dst, long long ds,
-                                    long long na, long long nb) {
-        long long a = 0, b;
-    #if defined(__SSE2__)
-        for (; a + 4 <= na; a += 4) {
-            for (b = 0; b + 4 <= nb; b += 4) {
-                const unsigned int *s = src + a + b * ss;
-                __m128 r0 = _mm_loadu_ps((const float *)(s));
-                __m128 r1 = _mm_loadu_ps((const float *)(s + ss));
-                __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * ss));
-                __m128 r3 = _mm_loadu_ps((const float *)(s + 3 * ss));
-                _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-                unsigned int *d = dst + a * ds + b;
-                _mm_storeu_ps((float *)(d), r0);
-                _mm_storeu_ps((float *)(d + ds), r1);
-                _mm_storeu_ps((float *)(d + 2 * ds), r2);
-                _mm_storeu_ps((float *)(d + 3 * ds), r3);
-            }
-            for (; b < nb; ++b)
-                for (long long i = 0; i < 4; ++i)
-                    dst[(a + i) * ds + b] = src[a + i + b * ss];
-        }
-    #endif
-        for (; a < na; ++a)
-            for (b = 0; b < nb; ++b)
-                dst[a * ds + b] = src[a + b * ss];
-    }
-    """
+cdef extern from "reorder_kernels.h":
     void dnnl_py_transpose32(const uint32_t* src, long long ss, uint32_t* dst,
                              long long ds, long long na, long long nb) noexcept nogil
 
@@ -82,17 +49,6 @@ cdef enum:
     K_DSC = 3
     K_SZP = 4
     K_DZP = 5
-
-# data type codes (include/dnnl_types.h)
-cdef enum:
-    DT_F16 = 1
-    DT_BF16 = 2
-    DT_F32 = 3
-    DT_S32 = 4
-    DT_S8 = 5
-    DT_U8 = 6
-    DT_S4 = 11
-    DT_U4 = 12
 
 cdef struct Params:
     int nd
@@ -148,14 +104,14 @@ cdef inline int64_t _at(Access a, int64_t j) noexcept nogil:
 
 cdef inline int32_t _load_i32(const uint8_t* b, int64_t off, int dt) noexcept nogil:
     cdef uint8_t nib
-    if dt == DT_S8:
+    if dt == dnnl_s8:
         return (<const int8_t*>b)[off]
-    if dt == DT_U8:
+    if dt == dnnl_u8:
         return b[off]
-    if dt == DT_S32:
+    if dt == dnnl_s32:
         return (<const int32_t*>b)[off]
     nib = get_nibble(b, off)
-    if dt == DT_S4:
+    if dt == dnnl_s4:
         return (<int32_t>nib ^ 8) - 8
     return nib
 
@@ -214,32 +170,32 @@ cdef void _load(const uint8_t* src, int dt, Access s, int64_t n, float* buf) noe
     if s.table == NULL:
         if ss == 1:
             decode_run(src, sb, n, dt, buf)
-        elif dt == DT_F32:
+        elif dt == dnnl_f32:
             for j in range(n):
                 buf[j] = (<const float*>src)[sb + j * ss]
-        elif dt == DT_BF16:
+        elif dt == dnnl_bf16:
             for j in range(n):
                 buf[j] = bf16_to_f32((<const uint16_t*>src)[sb + j * ss])
-        elif dt == DT_S8:
+        elif dt == dnnl_s8:
             for j in range(n):
                 buf[j] = (<const int8_t*>src)[sb + j * ss]
-        elif dt == DT_U8:
+        elif dt == dnnl_u8:
             for j in range(n):
                 buf[j] = src[sb + j * ss]
         else:
             for j in range(n):
                 buf[j] = load_f32(src, sb + j * ss, dt)
         return
-    if dt == DT_F32:
+    if dt == dnnl_f32:
         for j in range(n):
             buf[j] = (<const float*>src)[_at(s, j)]
-    elif dt == DT_BF16:
+    elif dt == dnnl_bf16:
         for j in range(n):
             buf[j] = bf16_to_f32((<const uint16_t*>src)[_at(s, j)])
-    elif dt == DT_S8:
+    elif dt == dnnl_s8:
         for j in range(n):
             buf[j] = (<const int8_t*>src)[_at(s, j)]
-    elif dt == DT_U8:
+    elif dt == dnnl_u8:
         for j in range(n):
             buf[j] = src[_at(s, j)]
     else:
@@ -253,38 +209,38 @@ cdef void _store(uint8_t* dst, int dt, Access d, int64_t n, const float* buf) no
     if d.table == NULL:
         if ds == 1:
             encode_run(dst, db, n, dt, buf)
-        elif dt == DT_F32:
+        elif dt == dnnl_f32:
             for j in range(n):
                 (<float*>dst)[db + j * ds] = buf[j]
-        elif dt == DT_S8:
+        elif dt == dnnl_s8:
             for j in range(n):
                 (<int8_t*>dst)[db + j * ds] = f32_to_s8(buf[j])
-        elif dt == DT_U8:
+        elif dt == dnnl_u8:
             for j in range(n):
                 dst[db + j * ds] = f32_to_u8(buf[j])
-        elif dt == DT_BF16:
+        elif dt == dnnl_bf16:
             for j in range(n):
                 (<uint16_t*>dst)[db + j * ds] = f32_to_bf16(buf[j])
         else:
             for j in range(n):
                 store_f32(dst, db + j * ds, dt, buf[j])
         return
-    if dt == DT_F32:
+    if dt == dnnl_f32:
         for j in range(n):
             (<float*>dst)[_at(d, j)] = buf[j]
-    elif dt == DT_S8:
+    elif dt == dnnl_s8:
         for j in range(n):
             (<int8_t*>dst)[_at(d, j)] = f32_to_s8(buf[j])
-    elif dt == DT_U8:
+    elif dt == dnnl_u8:
         for j in range(n):
             dst[_at(d, j)] = f32_to_u8(buf[j])
-    elif dt == DT_BF16:
+    elif dt == dnnl_bf16:
         for j in range(n):
             (<uint16_t*>dst)[_at(d, j)] = f32_to_bf16(buf[j])
-    elif dt == DT_F16:
+    elif dt == dnnl_f16:
         for j in range(n):
             (<uint16_t*>dst)[_at(d, j)] = f32_to_f16(buf[j])
-    elif dt == DT_S32:
+    elif dt == dnnl_s32:
         for j in range(n):
             (<int32_t*>dst)[_at(d, j)] = f32_to_s32(buf[j])
     else:
@@ -305,14 +261,14 @@ cdef inline bint _scalar(const Params* p, int k, const int64_t* base, int64_t j0
 
 
 cdef inline int _esz(int dt) noexcept nogil:
-    return 4 if dt == DT_F32 or dt == DT_S32 else 2 if dt == DT_BF16 or dt == DT_F16 else 1
+    return 4 if dt == dnnl_f32 or dt == dnnl_s32 else 2 if dt == dnnl_bf16 or dt == dnnl_f16 else 1
 
 
 cdef bint _fused_ok(int sdt, int ddt) noexcept nogil:
-    if sdt == DT_F32:
-        return (ddt == DT_S8 or ddt == DT_U8 or ddt == DT_BF16 or ddt == DT_F16
-                or ddt == DT_F32 or ddt == DT_S32)
-    return ddt == DT_F32 and (sdt == DT_S8 or sdt == DT_U8 or sdt == DT_BF16)
+    if sdt == dnnl_f32:
+        return (ddt == dnnl_s8 or ddt == dnnl_u8 or ddt == dnnl_bf16 or ddt == dnnl_f16
+                or ddt == dnnl_f32 or ddt == dnnl_s32)
+    return ddt == dnnl_f32 and (sdt == dnnl_s8 or sdt == dnnl_u8 or sdt == dnnl_bf16)
 
 
 cdef void _fused_run(int sdt, int ddt, const uint8_t* src, uint8_t* dst, int64_t n,
@@ -327,50 +283,50 @@ cdef void _fused_run(int sdt, int ddt, const uint8_t* src, uint8_t* dst, int64_t
     cdef uint16_t* o16 = <uint16_t*>dst
     cdef float* of = <float*>dst
     cdef int32_t* os32 = <int32_t*>dst
-    if sdt == DT_F32 and a == 1.0 and dv == 1.0:
+    if sdt == dnnl_f32 and a == 1.0 and dv == 1.0:
         # No scales: 1*x/1 + z is exactly x + z (NaN payloads too); skipping
         # the multiply and the division saves the slowest instruction.
-        if ddt == DT_S8:
+        if ddt == dnnl_s8:
             for j in range(n):
                 os8[j] = f32_to_s8(xf[j] + z)
-        elif ddt == DT_U8:
+        elif ddt == dnnl_u8:
             for j in range(n):
                 dst[j] = f32_to_u8(xf[j] + z)
-        elif ddt == DT_BF16:
+        elif ddt == dnnl_bf16:
             for j in range(n):
                 o16[j] = f32_to_bf16(xf[j] + z)
-        elif ddt == DT_F16:
+        elif ddt == dnnl_f16:
             for j in range(n):
                 o16[j] = f32_to_f16(xf[j] + z)
-        elif ddt == DT_F32:
+        elif ddt == dnnl_f32:
             for j in range(n):
                 of[j] = xf[j] + z
         else:
             for j in range(n):
                 os32[j] = f32_to_s32(xf[j] + z)
-    elif sdt == DT_F32:
-        if ddt == DT_S8:
+    elif sdt == dnnl_f32:
+        if ddt == dnnl_s8:
             for j in range(n):
                 os8[j] = f32_to_s8(a * xf[j] / dv + z)
-        elif ddt == DT_U8:
+        elif ddt == dnnl_u8:
             for j in range(n):
                 dst[j] = f32_to_u8(a * xf[j] / dv + z)
-        elif ddt == DT_BF16:
+        elif ddt == dnnl_bf16:
             for j in range(n):
                 o16[j] = f32_to_bf16(a * xf[j] / dv + z)
-        elif ddt == DT_F16:
+        elif ddt == dnnl_f16:
             for j in range(n):
                 o16[j] = f32_to_f16(a * xf[j] / dv + z)
-        elif ddt == DT_F32:
+        elif ddt == dnnl_f32:
             for j in range(n):
                 of[j] = a * xf[j] / dv + z
         else:
             for j in range(n):
                 os32[j] = f32_to_s32(a * xf[j] / dv + z)
-    elif sdt == DT_S8:
+    elif sdt == dnnl_s8:
         for j in range(n):
             of[j] = a * <float>xs8[j] / dv + z
-    elif sdt == DT_U8:
+    elif sdt == dnnl_u8:
         for j in range(n):
             of[j] = a * <float>src[j] / dv + z
     else:
@@ -595,15 +551,16 @@ cdef class Plan:
         p.szp = <const int32_t*>szp
         p.dzp = <const int32_t*>dzp
         p.beta = beta
+        cdef int nthr = _max_threads() if self.parallel else 1
         with nogil:
-            if p.tile and self.parallel:
-                for i in prange(n, schedule="static"):
+            if p.tile and nthr > 1:
+                for i in prange(n, schedule="static", num_threads=nthr):
                     _tile_item(&p, i)
             elif p.tile:
                 for i in range(n):
                     _tile_item(&p, i)
-            elif self.parallel:
-                for i in prange(n, schedule="static"):
+            elif nthr > 1:
+                for i in prange(n, schedule="static", num_threads=nthr):
                     _item(&p, i)
             else:
                 for i in range(n):
@@ -620,3 +577,9 @@ cdef void _zero(uint8_t* dst, const int64_t* offs, int64_t n, int esize) noexcep
     else:
         for j in range(n):
             memset(dst + offs[j] * esize, 0, esize)
+
+
+def max_threads():
+    """The threads a parallel kernel runs on now (OMP_NUM_THREADS,
+    threadpoolctl limits; 1 without OpenMP): dnnl_threads.h decides."""
+    return _max_threads()
