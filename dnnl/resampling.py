@@ -2,8 +2,8 @@
 linear resampling of N x C x [D x] [H x] W tensors, in any layout.
 
 Semantics are oneDNN 3.13's reference implementation (``ref:any``,
-spec/resampling.md); section numbers below refer to it. Per spatial axis with
-input extent ``IN`` and output extent ``OUT``, in f32 and in this order (§5)::
+src/cpu/ref_resampling.cpp, src/cpu/resampling_utils.hpp). Per spatial axis with
+input extent ``IN`` and output extent ``OUT``, in f32 and in this order::
 
     map(o) = ((o + 0.5) * IN) / OUT - 0.5
     nearest: i = roundf(map(o))                       (half away from zero)
@@ -14,9 +14,9 @@ Linear interpolates D, then H, then W, each step ``a*w_left + b*(1 - w_left)``.
 Forward post-ops (sum, eltwise, binary) run in f32 before the single
 conversion to the destination type. Backward (``backward_data``) overwrites
 diff_src with f32 sums over the contributing diff_dst elements; backward
-nearest is the exact transpose of the forward mapping (our policy, §9.1).
+nearest is the exact transpose of the forward mapping (docs/internals/semantics.md).
 
-Validation follows oneDNN's order and statuses (§2): bad algorithm, prop kind,
+Validation follows oneDNN's order and statuses (src/common/resampling.cpp): bad algorithm, prop kind,
 ndims, missing src, missing dst *and* factors, src format ``any`` (forward),
 runtime dims, ndims / N / C mismatches give ``invalid_arguments``; attributes
 other than post-ops (forward) or any attribute (backward), unsupported
@@ -129,7 +129,7 @@ def _stored_factors(src_dims, dst_dims):
 
 
 def _init_desc(fwd, alg, factors, src_md, dst_md):
-    """``resampling_desc_init`` (§2, §3); returns (src_md, dst_md)."""
+    """``resampling_desc_init``; returns (src_md, dst_md)."""
     try:
         alg = algorithm(int(alg))
     except (TypeError, ValueError):
@@ -173,7 +173,7 @@ def _check_types(*mds):
 
 
 def _check_fwd_attr(attr, dst_md):
-    """``resampling_attr_check`` for forward: post-ops only (§2, §12)."""
+    """``resampling_attr_check`` for forward: post-ops only."""
     if attr.non_default_parts(dst_md.data_type) - {"post_ops"}:
         raise unimpl("resampling forward supports only post-op attributes")
     entries = attr.post_ops_.entries
@@ -219,7 +219,7 @@ class _resampling_pd(primitive_desc):
         return self._alg
 
     def get_factors(self):
-        """The stored factors ``dst / src`` per spatial dim (§3)."""
+        """The stored factors ``dst / src`` per spatial dim."""
         return list(self._factors[:self._ndims - 2])
 
     def query_factors(self):

@@ -2,9 +2,10 @@
 
 The builders turn (algorithm, mds, post-ops) into a typed spec: per-axis
 offset tables of each tensor (N, C, D, H, W; missing spatial axes have extent
-1), the source taps and weights of every output index (§5-9 of oneDNN's
-reference), channel runs, and the loop choice. ``FwdPlan`` / ``BwdPlan``
-(``resampling.pyx``) read the spec's named fields once, into C structs.
+1), the source taps and weights of every output index (oneDNN's
+src/cpu/resampling_utils.hpp), channel runs, and the loop choice.
+``FwdPlan`` / ``BwdPlan`` (``resampling.pyx``) read the spec's named fields
+once, into C structs.
 Forward and backward share ``PlanSpec``'s fields.
 """
 import numpy as np
@@ -20,7 +21,7 @@ f32 = np.float32
 PARALLEL_MIN = 1 << 14
 
 
-# ------------------------------------------------------------ coefficients (§5-9)
+# ------------------------------------------------------------ coefficients
 def _map(o, n_out, n_in):
     """``((o + 0.5) * n_in) / n_out - 0.5`` in f32, one rounding per step."""
     with np.errstate(all="ignore"):
@@ -41,13 +42,13 @@ def _ceil_idx(x):
 
 
 def nearest_indices(n_in, n_out):
-    """Source index of every output index (§6), clamped into [0, n_in)."""
+    """Source index of every output index, clamped into [0, n_in)."""
     idx = _roundf(_map(np.arange(n_out), n_out, n_in))
     return np.clip(idx, 0, max(n_in - 1, 0))
 
 
 def linear_coeffs(n_in, n_out):
-    """``(left, right, w_left)`` per output index (§7)."""
+    """``(left, right, w_left)`` per output index."""
     s = _map(np.arange(n_out), n_out, n_in)
     left = np.clip(np.trunc(s.astype(np.float64)).astype(np.int64), 0, max(n_in - 1, 0))
     right = np.clip(np.minimum(_ceil_idx(s), n_in - 1), 0, max(n_in - 1, 0))
@@ -57,7 +58,7 @@ def linear_coeffs(n_in, n_out):
 
 def backward_linear_ranges(n_in, n_out):
     """Per input index x: ``[(start, end) as x the left tap, as the right tap]``
-    and per output index the weights ``(1 - w, w)`` (§9.2, the gather form)."""
+    and per output index the weights ``(1 - w, w)`` (the gather form)."""
     x = np.arange(n_in)
     ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
     le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
