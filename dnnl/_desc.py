@@ -263,7 +263,7 @@ def describe(md):
     if md.format_kind != format_kind.blocked:
         return text + " " + md.format_kind.name
     text += " " + _format.tag_str(md)
-    if not md.inner_blks and md.strides != dense_strides(md.dims, md.strides):
+    if not md.inner_blks and _format.strides_str(md):     # not dense
         text += " strides " + ":".join(str(s) for s in md.strides)
     if md.padded_dims != md.dims:
         text += " padded " + _dims_str(md.padded_dims)
