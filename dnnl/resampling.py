@@ -43,12 +43,9 @@ dt = data_type
 f32 = np.float32
 SUPPORTED = frozenset({dt.f32, dt.bf16, dt.f16, dt.s32, dt.s8, dt.u8})
 ALGS = (algorithm.resampling_nearest, algorithm.resampling_linear)
-ARG_SRC = C["DNNL_ARG_SRC"]
-ARG_DST = C["DNNL_ARG_DST"]
-ARG_DIFF_SRC = C["DNNL_ARG_DIFF_SRC"]
-ARG_DIFF_DST = C["DNNL_ARG_DIFF_DST"]
-ARG_SRC_1 = C["DNNL_ARG_SRC_1"]
-POST_OP_BASE = C["DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE"]
+ARG_SRC, ARG_DST, ARG_DIFF_SRC, ARG_DIFF_DST, ARG_SRC_1, POST_OP_BASE = (
+    C["DNNL_ARG_" + n] for n in ("SRC", "DST", "DIFF_SRC", "DIFF_DST", "SRC_1",
+                                 "ATTR_MULTIPLE_POST_OP_BASE"))
 MAX_POST_OPS = 32
 
 
@@ -376,11 +373,9 @@ class resampling_backward(primitive):
     """
 
     class primitive_desc(_resampling_pd):
-        """``resampling_backward::primitive_desc``:
-
-        - ``(engine, algorithm, diff_src_desc, diff_dst_desc, hint_fwd_pd[, attr, allow_empty])``
-        - ``(engine, algorithm, factors, diff_src_desc, hint_fwd_pd[, attr, allow_empty])``
-        - ``(engine, algorithm, factors, diff_src_desc, diff_dst_desc, hint_fwd_pd[, attr, allow_empty])``
+        """``resampling_backward::primitive_desc`` from ``(engine, algorithm,
+        [factors,] diff_src_desc, diff_dst_desc, hint_fwd_pd[, attr,
+        allow_empty])``; given factors, ``diff_dst_desc`` may be left out.
 
         ``diff_src_desc`` may have format ``any`` (it takes diff_dst's layout);
         a diff_dst with format ``any`` takes the hint's dst layout.

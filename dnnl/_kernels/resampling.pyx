@@ -143,6 +143,14 @@ cdef struct Bwd:
     int64_t L
 
 
+cdef inline int64_t _axis(int64_t* rest, int64_t n) noexcept nogil:
+    """The index along an axis of extent ``n`` of the flat item number in
+    ``rest`` (innermost axis first); ``rest`` keeps the outer part."""
+    cdef int64_t i = rest[0] % n
+    rest[0] = rest[0] // n
+    return i
+
+
 cdef inline const int64_t* _p64(cnp.ndarray a):
     return <const int64_t*>cnp.PyArray_DATA(a)
 
@@ -242,10 +250,10 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
 cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
     """Nearest: the rows of a group read the same source row, so they are equal:
     build the first one, copy it to the others (dense destination rows)."""
-    cdef int64_t g = item % p.ngroups
-    cdef int64_t t_ = item // p.ngroups
-    cdef int64_t od = t_ % p.OD
-    cdef int64_t n = t_ // p.OD
+    cdef int64_t rest = item
+    cdef int64_t g = _axis(&rest, p.ngroups)
+    cdef int64_t od = _axis(&rest, p.OD)
+    cdef int64_t n = rest
     cdef int64_t oh, oh0 = p.grp[g]
     cdef uint8_t* first
     _fwd_c_plain(p, n, od, oh0)
@@ -259,10 +267,10 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     if p.ngroups:
         _fwd_c_group(p, item)
         return
-    cdef int64_t oh = item % p.OH
-    cdef int64_t t_ = item // p.OH
-    cdef int64_t od = t_ % p.OD
-    cdef int64_t n = t_ // p.OD
+    cdef int64_t rest = item
+    cdef int64_t oh = _axis(&rest, p.OH)
+    cdef int64_t od = _axis(&rest, p.OD)
+    cdef int64_t n = rest
     cdef int ntaps = (1 << p.k) if p.linear else 1
     cdef float* out = scratch
     cdef float* old = scratch + p.L
@@ -332,12 +340,11 @@ cdef inline int64_t _row_len(const Fwd* p, bint f32src) noexcept nogil:
 
 
 cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
-    cdef int64_t oh = item % p.OH
-    cdef int64_t t_ = item // p.OH
-    cdef int64_t od = t_ % p.OD
-    t_ = t_ // p.OD
-    cdef int64_t c = t_ % p.C
-    cdef int64_t n = t_ // p.C
+    cdef int64_t rest = item
+    cdef int64_t oh = _axis(&rest, p.OH)
+    cdef int64_t od = _axis(&rest, p.OD)
+    cdef int64_t c = _axis(&rest, p.C)
+    cdef int64_t n = rest
     cdef float* out = scratch
     cdef float* old = scratch + p.L
     cdef float* bufs = scratch + 2 * p.L
@@ -424,10 +431,10 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
 
 # ------------------------------------------------------------- backward
 cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
-    cdef int64_t ih = item % p.IH
-    cdef int64_t t_ = item // p.IH
-    cdef int64_t id_ = t_ % p.ID
-    cdef int64_t n = t_ // p.ID
+    cdef int64_t rest = item
+    cdef int64_t ih = _axis(&rest, p.IH)
+    cdef int64_t id_ = _axis(&rest, p.ID)
+    cdef int64_t n = rest
     cdef float* acc
     cdef float* buf = scratch + p.L
     cdef const float* row
@@ -473,12 +480,11 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
 
 
 cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
-    cdef int64_t ih = item % p.IH
-    cdef int64_t t_ = item // p.IH
-    cdef int64_t id_ = t_ % p.ID
-    t_ = t_ // p.ID
-    cdef int64_t c = t_ % p.C
-    cdef int64_t n = t_ // p.C
+    cdef int64_t rest = item
+    cdef int64_t ih = _axis(&rest, p.IH)
+    cdef int64_t id_ = _axis(&rest, p.ID)
+    cdef int64_t c = _axis(&rest, p.C)
+    cdef int64_t n = rest
     cdef float* acc
     cdef float* buf = scratch + p.L
     cdef const float* row
@@ -606,10 +612,13 @@ cdef class _Tables:
     cdef cnp.ndarray pad
     cdef int esize
 
-    cdef void _shared(self, d, int64_t* nruns, const int64_t** c0, const int64_t** length,
+    cdef void _shared(self, d, int* k, int* linear, int* inner, int64_t* nruns,
+                      const int64_t** c0, const int64_t** length,
                       const uint8_t** in_unit, const uint8_t** out_unit):
-        """Channel runs (the read tensor's unit flags, then the written one's),
-        threading, padding."""
+        """The loop shape (``k``, ``linear``, ``inner``), channel runs (the read
+        tensor's unit flags, then the written one's), threading, padding."""
+        self.keep = []
+        k[0], linear[0], inner[0] = d.k, d.linear, d.inner
         runs = d.runs
         nruns[0] = len(runs[0])
         c0[0] = self.i64(runs[0])
@@ -642,13 +651,9 @@ cdef class FwdPlan(_Tables):
 
     def __init__(self, d):
         cdef int a, e, j
-        cdef Fwd* p
-        self.keep = []
-
-        p = &self.p
-        p.k = d.k
-        p.linear = d.linear
-        p.inner = d.inner
+        cdef Fwd* p = &self.p
+        self._shared(d, &p.k, &p.linear, &p.inner, &p.nruns, &p.run_c0, &p.run_len,
+                     &p.run_sunit, &p.run_dunit)
         p.N, p.C, p.OD, p.OH, p.OW = d.N, d.C, d.OD, d.OH, d.OW
         p.IW = d.IW
         p.IWspan = int(max(np.max(d.s0[2]), np.max(d.s1[2]))) + 1 if p.inner else 0
@@ -667,7 +672,6 @@ cdef class FwdPlan(_Tables):
         p.dN = self.i64(d.dN)
         p.dC = self.i64(d.dC)
         p.dW_unit = d.dW_unit
-        self._shared(d, &p.nruns, &p.run_c0, &p.run_len, &p.run_sunit, &p.run_dunit)
         p.L = d.L
         po = d.post_ops
         p.po.n = len(po)
@@ -765,13 +769,9 @@ cdef class BwdPlan(_Tables):
 
     def __init__(self, d):
         cdef int a, j
-        cdef Bwd* p
-        self.keep = []
-
-        p = &self.p
-        p.k = d.k
-        p.linear = d.linear
-        p.inner = d.inner
+        cdef Bwd* p = &self.p
+        self._shared(d, &p.k, &p.linear, &p.inner, &p.nruns, &p.run_c0, &p.run_len,
+                     &p.run_gunit, &p.run_dunit)
         p.N, p.C, p.ID, p.IH, p.IW, p.OW = d.N, d.C, d.ID, d.IH, d.IW, d.OW
         p.gdt, p.sdt = d.gdt, d.sdt
         p.gN = self.i64(d.gN)
@@ -788,7 +788,6 @@ cdef class BwdPlan(_Tables):
             p.wt[j] = self.f32(d.wt[j])
         p.ident = self.i64(np.arange(max(p.OW, 1)))
         p.dW_unit = d.dW_unit
-        self._shared(d, &p.nruns, &p.run_c0, &p.run_len, &p.run_gunit, &p.run_dunit)
         p.L = d.L
         if p.inner == 0:
             self.nitems = p.N * p.ID * p.IH
