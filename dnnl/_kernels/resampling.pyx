@@ -480,12 +480,12 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
 
 
 cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
+    cdef float* acc
     cdef int64_t rest = item
     cdef int64_t ih = _axis(&rest, p.IH)
     cdef int64_t id_ = _axis(&rest, p.ID)
     cdef int64_t c = _axis(&rest, p.C)
     cdef int64_t n = rest
-    cdef float* acc
     cdef float* buf = scratch + p.L
     cdef const float* row
     cdef const int64_t* idx
@@ -577,10 +577,10 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
 
 cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
     cdef const Bwd* p = <const Bwd*>plan
-    if p.inner == 0:
-        _bwd_c_item(p, item, scratch)
-    else:
+    if p.inner:
         _bwd_w_item(p, item, scratch)
+        return
+    _bwd_c_item(p, item, scratch)
 
 
 cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
@@ -628,6 +628,20 @@ cdef class _Tables:
         self.parallel = d.parallel
         self.pad = _arr64(d.pad)
         self.esize = d.esize
+
+    cdef _launch(self, const void* plan, item_fn fn, uint8_t* dst, size_t nscr):
+        """Run every item, then zero the padding of ``dst``; MemoryError, with
+        nothing written, when the scratch rows cannot be allocated."""
+        cdef int64_t nitems = self.nitems, npad = self.pad.shape[0]
+        cdef const int64_t* pad = _p64(self.pad)
+        cdef bint par = self.parallel, failed
+        cdef int esize = self.esize
+        with nogil:
+            failed = _run_items(plan, fn, nitems, nscr, par)
+            if npad and not failed:
+                _zero_offsets(dst, pad, npad, esize)
+        if failed:
+            raise MemoryError("no memory for the resampling scratch rows")
 
     cdef const int64_t* i64(self, x):
         arr = _arr64(x)
@@ -738,24 +752,14 @@ cdef class FwdPlan(_Tables):
     def run(self, size_t src, size_t dst, list src1=None):
         cdef Fwd q = self.p
         cdef int e
-        cdef int64_t i, nitems = self.nitems
-        cdef float* scratch
         cdef size_t nscr = <size_t>(2 + 8) * <size_t>max(q.L, 1) * 4
-        cdef bint par = self.parallel
-        cdef int64_t npad = self.pad.shape[0]
-        cdef const int64_t* pad = _p64(self.pad)
         q.src = <const uint8_t*>src
         q.dst = <uint8_t*>dst
         if src1 is not None:
             for e in range(q.po.n):
                 if src1[e] is not None:
                     q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
-        with nogil:
-            failed = _run_items(&q, _fwd_item, nitems, nscr, par)
-            if npad and not failed:
-                _zero_offsets(q.dst, pad, npad, self.esize)
-        if failed:
-            raise MemoryError("no memory for the resampling scratch rows")
+        self._launch(&q, _fwd_item, q.dst, nscr)
 
 
 cdef class BwdPlan(_Tables):
@@ -796,17 +800,7 @@ cdef class BwdPlan(_Tables):
 
     def run(self, size_t dd, size_t ds):
         cdef Bwd q = self.p
-        cdef int64_t i, nitems = self.nitems
-        cdef float* scratch
         cdef size_t nscr = <size_t>2 * <size_t>max(q.L, 1) * 4
-        cdef bint par = self.parallel
-        cdef int64_t npad = self.pad.shape[0]
-        cdef const int64_t* pad = _p64(self.pad)
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
-        with nogil:
-            failed = _run_items(&q, _bwd_item, nitems, nscr, par)
-            if npad and not failed:
-                _zero_offsets(q.ds, pad, npad, self.esize)
-        if failed:
-            raise MemoryError("no memory for the resampling scratch rows")
+        self._launch(&q, _bwd_item, q.ds, nscr)
