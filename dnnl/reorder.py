@@ -14,7 +14,7 @@ statuses (src/common/reorder.cpp, src/cpu/reorder/cpu_reorder.cpp).
 import numpy as np
 
 from dnnl import _dtypes
-from dnnl._desc import RUNTIME, desc, equal
+from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._error import invalid, unimpl
 from dnnl._kernels.reorder_plan import build_plan

@@ -335,9 +335,11 @@ class resampling_forward(primitive):
         def _execute(self, mems):
             if self._noop:
                 return None
-            src1 = [None] * len(self._entries)
-            for (i, _), m in zip(self._binary, mems[2:]):
-                src1[i] = m._address
+            src1 = None
+            if self._binary:     # post-op src1 addresses, by post-op index
+                src1 = [None] * len(self._entries)
+                for (i, _), m in zip(self._binary, mems[2:]):
+                    src1[i] = m._address
             self._plan.run(mems[0]._address, mems[1]._address, src1)
             return self._plan
 
