@@ -243,3 +243,17 @@ def test_verbose_reports_the_thread_count_that_runs():
     assert "onednn_verbose,v1,info,cpu,runtime:OpenMP,nthr:1" in lines
     assert lines[-1] == "max_threads 1"
     assert any(",exec,cpu,reorder,cython:copy," in ln for ln in lines)
+
+
+def test_thread_limits_set_at_run_time_are_honoured():
+    """threadpoolctl limits OpenMP through omp_set_num_threads: the kernels
+    and verbose follow (dnnl_threads.h asks OpenMP on every call)."""
+    code = ("import ctypes\n"
+            "import dnnl\n"
+            "from dnnl._kernels.reorder import max_threads\n"
+            "ctypes.CDLL('libgomp.so.1').omp_set_num_threads(1)\n"
+            "print(max_threads())\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                       text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1"]
