@@ -190,9 +190,8 @@ class reorder(primitive):
                              or any(q is not None for q in self._quant))
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
-            self._plans = {}
-            if not self._runtime:
-                self._plan0 = self._plans[(src_md, dst_md)] = self._plan(src_md, dst_md)
+            self._plans = {}    # built at first use: creation costs no per-index work
+            self._plan0 = None  # the plan of the declared mds, once built
             # runtime dims: any memory binds; _execute checks it fits
             decl = [exec_arg(ARG_FROM, None if self._runtime else src_md, INPUT,
                              "DNNL_ARG_FROM"),
@@ -223,6 +222,8 @@ class reorder(primitive):
                 plan = self.plan_for(src._md, dst._md)
             else:
                 plan = self._plan0
+                if plan is None:
+                    plan = self._plan0 = self.plan_for(self._src_md, self._dst_md)
             if not self._convert:
                 plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))
                 return plan
@@ -246,8 +247,9 @@ class reorder(primitive):
             src_md, dst_md = self._src_md, self._dst_md
             if mds is not None and self._runtime:
                 src_md, dst_md = mds.get(ARG_FROM, src_md), mds.get(ARG_TO, dst_md)
-            plan = self._plans.get((src_md, dst_md))
-            return self._impl if plan is None else "cython:" + plan.path
+            if src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides():
+                return self._impl
+            return "cython:" + self.plan_for(src_md, dst_md).path
 
         def get_src_engine(self):
             return self._src_engine

@@ -200,6 +200,15 @@ class _resampling_pd(primitive_desc):
     kind = primitive_kind.resampling
     _impl = "ref:any"
 
+    @property
+    def _plan(self):
+        """The kernel plan (None for an empty problem), built at first use:
+        its tables grow with the output, so creation does not build them."""
+        plan = self.__dict__.get("_plan_built", False)
+        if plan is False:
+            plan = self._plan_built = None if self._noop else self._build_plan()
+        return plan
+
     def get_prop_kind(self):
         return self._prop
 
@@ -325,12 +334,14 @@ class resampling_forward(primitive):
                             if isinstance(e, binary_entry)]
             self._num_inputs = 1 + len(self._binary)
             self._noop = src_md.nelems == 0 or dst_md.nelems == 0
-            self._plan = None if self._noop else fwd_plan(alg, src_md, dst_md, self._entries)
             self._declare([exec_arg(ARG_SRC, src_md, INPUT, "DNNL_ARG_SRC"),
                            exec_arg(ARG_DST, dst_md, OUTPUT, "DNNL_ARG_DST")]
                           + [exec_arg(post_op_src1_arg(i), md, INPUT,
                                       "DNNL_ARG_ATTR_MULTIPLE_POST_OP(%d) | DNNL_ARG_SRC_1" % i)
                              for i, md in self._binary])
+
+        def _build_plan(self):
+            return fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
 
         def _execute(self, mems):
             if self._noop:
@@ -340,8 +351,9 @@ class resampling_forward(primitive):
                 src1 = [None] * len(self._entries)
                 for (i, _), m in zip(self._binary, mems[2:]):
                     src1[i] = m._address
-            self._plan.run(mems[0]._address, mems[1]._address, src1)
-            return self._plan
+            plan = self._plan
+            plan.run(mems[0]._address, mems[1]._address, src1)
+            return plan
 
     def __init__(self, pd):
         if not isinstance(pd, resampling_forward.primitive_desc):
@@ -430,15 +442,18 @@ class resampling_backward(primitive):
             self._factors = _stored_factors(ds_md.dims, dd_md.dims)
             self._num_inputs = 1
             self._noop = ds_md.nelems == 0
-            self._plan = None if self._noop else bwd_plan(alg, ds_md, dd_md)
             self._declare([exec_arg(ARG_DIFF_DST, dd_md, INPUT, "DNNL_ARG_DIFF_DST"),
                            exec_arg(ARG_DIFF_SRC, ds_md, OUTPUT, "DNNL_ARG_DIFF_SRC")])
+
+        def _build_plan(self):
+            return bwd_plan(self._alg, self._ds_md, self._dd_md)
 
         def _execute(self, mems):
             if self._noop:
                 return None
-            self._plan.run(mems[0]._address, mems[1]._address)
-            return self._plan
+            plan = self._plan
+            plan.run(mems[0]._address, mems[1]._address)
+            return plan
 
     def __init__(self, pd):
         if not isinstance(pd, resampling_backward.primitive_desc):
