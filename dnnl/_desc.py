@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from dnnl import _dtypes, _tags
+from dnnl import _args, _dtypes, _tags
 from dnnl._enums import data_type, format_kind, format_tag
 from dnnl._error import invalid, unimpl
 
@@ -33,10 +33,12 @@ def _c_div(a, b):
 
 
 def _ints(values, what):
-    try:
-        return tuple(int(v) for v in values)
-    except (TypeError, ValueError):
-        raise invalid("%s must be a sequence of integers" % what) from None
+    """``values`` as a tuple of C ``int64`` values (``dnnl_dim_t``)."""
+    values = _args.integers(values, what)
+    for v in values:
+        if not -2 ** 63 <= v <= _INT64_MAX:
+            raise invalid("%s %s do not fit int64" % (what, _args.short(list(values))))
+    return values
 
 
 class desc:
@@ -64,11 +66,14 @@ class desc:
                  "_hash")
 
     def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
-        if dims is None or len(dims) == 0:
+        dims = () if dims is None else _ints(dims, "dims")
+        if len(dims) == 0:
             self._set_zero()
             return
-        dims = _ints(dims, "dims")
         dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
+        if isinstance(tag_or_strides, (bool, np.bool_)):
+            raise _args.wrong_type("tag_or_strides must be a format tag or strides, "
+                                   "not a bool")
         if isinstance(tag_or_strides, (str, format_tag, int, np.integer)):
             made = from_tag(dims, dt, tag_or_strides)
         elif tag_or_strides is None:   # as strides == NULL in C: dense row-major
@@ -164,28 +169,27 @@ class desc:
         if not self.is_blocked():
             raise invalid("%s is defined only for the blocked format kind" % what)
 
+    # As in oneDNN's C++ API, the blocking queries of a descriptor that is not
+    # blocked (the zero descriptor, format any) give [] / 0; the C API's
+    # dnnl_memory_desc_query returns invalid_arguments for them.
     def get_strides(self):
-        self._need_blocked("strides")
-        return list(self.strides)
+        return list(self.strides) if self.is_blocked() else []
 
     def get_inner_nblks(self):
-        self._need_blocked("inner_nblks")
-        return len(self.inner_blks)
+        return len(self.inner_blks) if self.is_blocked() else 0
 
     def get_inner_blks(self):
-        self._need_blocked("inner_blks")
-        return list(self.inner_blks)
+        return list(self.inner_blks) if self.is_blocked() else []
 
     def get_inner_idxs(self):
-        self._need_blocked("inner_idxs")
-        return list(self.inner_idxs)
+        return list(self.inner_idxs) if self.is_blocked() else []
 
     def is_zero(self):
         return self.ndims == 0
 
     def get_size(self, index=0):
         """Bytes the layout spans from its origin (offset0 excluded), §7."""
-        return size_of(self, index)
+        return size_of(self, _args.integer(index, "index"))
 
     def data_type_size(self):
         return _dtypes.size(self.data_type)
@@ -294,6 +298,7 @@ def dense_strides(dims, like=None):
     return tuple(strides)
 
 
+desc._public_name = "memory.desc"      # how messages name the class
 ZERO = desc._make(0, (), data_type.undef, (), (), 0, format_kind.undef)
 
 
@@ -391,10 +396,37 @@ def blocked(dims, dt, perm, inner_blks, inner_idxs):
             stride = RUNTIME
         elif padded[d] != 0:
             stride *= padded[d] // blocks[d]
+    _fill_blocked_guard(dims, dt, perm, padded, blocks, math.prod(inner_blks))
     md = desc._make(ndims, dims, dt, padded, (0,) * ndims, 0, format_kind.blocked,
                     strides, inner_blks, inner_idxs)
     strides_check(md)
     return md
+
+
+def _fill_blocked_guard(dims, dt, perm, padded, blocks, block_size):
+    """``fill_blocked``'s own overflow guard (src/common/memory_desc_wrapper.cpp).
+
+    It multiplies the outer size of the dim with the largest running stride by
+    that stride, which already includes it, so it refuses sizes far below the
+    real limit ([2**31 - 1, 8] f32 ``ab``); we refuse what oneDNN refuses.
+    """
+    max_stride, max_d, stride = 1, 0, block_size
+    for d in reversed(perm):
+        if stride == RUNTIME or padded[d] == RUNTIME:
+            stride = RUNTIME
+        elif padded[d] != 0:
+            stride = _wrap64(stride * (padded[d] // blocks[d]))
+        if max_stride <= stride:
+            max_stride, max_d = stride, d
+    if padded[max_d] == RUNTIME:
+        return
+    dim_val = (padded[max_d] // blocks[max_d]) % 2 ** 64
+    if dim_val == max_stride:
+        dim_val = 1
+    if dim_val > _SIZE_MAX // max_stride or \
+            dim_val * max_stride > _SIZE_MAX // _dtypes.size(dt):
+        raise invalid("dims %s with this format tag overflow oneDNN's size guard"
+                      % _args.short(list(dims)))
 
 
 def from_strides(dims, dt, strides):
@@ -572,9 +604,13 @@ def reshape(md, new_dims):
             for d in range(ie - 1, ib, -1):
                 if i_dims[d] * i_strides[d] != i_strides[d - 1]:
                     raise fail()
-            if (ib in md.inner_idxs or i_pdims[ib] != i_dims[ib]
-                    or md.padded_offsets[ib] != 0):
-                raise fail()
+            # oneDNN checks the group's first dim only, so a blocked or padded
+            # dim inside the group (aBcd16b [3,1,2,8] -> [48]) gives it a
+            # descriptor with inner_idxs past ndims; we refuse it (deviation).
+            for d in range(ib, ie):
+                if (d in md.inner_idxs or i_pdims[d] != i_dims[d]
+                        or md.padded_offsets[d] != 0):
+                    raise fail()
             stride = i_strides[ie - 1]
             for d in range(oe - 1, ob - 1, -1):
                 o_pdims[d], o_poffs[d], o_strides[d] = o_dims[d], 0, stride
