@@ -204,7 +204,7 @@ class desc:
         self._need_blocked("an element offset")
         index = _ints(index, "index")
         if len(index) != self.ndims or not all(0 <= i < d for i, d in zip(index, self.dims)):
-            raise invalid("index %s is outside dims %s" % (list(index), list(self.dims)))
+            raise invalid("index %s is outside dims %s" % (_args.short(list(index)), _args.short(list(self.dims))))
         off, inner_stride = self.offset0, 1
         pos = list(index)
         for blk, idx in reversed(list(zip(self.inner_blks, self.inner_idxs))):
@@ -319,11 +319,11 @@ def sanity_check(ndims, dims, dt, kind=format_kind.undef):
                 raise invalid("runtime dims are not allowed with format any")
             continue
         if d < 0:
-            raise invalid("negative dim %d in %s" % (d, list(dims)))
+            raise invalid("negative dim %d in %s" % (d, _args.short(list(dims))))
         if d > 0:
             prod *= d
             if prod > _INT64_MAX:
-                raise invalid("dims %s overflow int64" % list(dims))
+                raise invalid("dims %s overflow int64" % _args.short(list(dims)))
 
 
 def strides_check(md):
@@ -353,11 +353,11 @@ def strides_check(md):
             continue
         last = d
         if s < min_stride:
-            raise invalid("strides %s overlap" % list(md.strides))
+            raise invalid("strides %s overlap" % _args.short(list(md.strides)))
         if sub_byte and s > 1 and s % 2:
             raise invalid("odd stride %d for a sub-byte data type" % s)
         if s * block_size * outer[d] > _INT64_MAX:
-            raise invalid("strides %s overflow int64" % list(md.strides))
+            raise invalid("strides %s overflow int64" % _args.short(list(md.strides)))
         min_stride = s * outer[d]
     if last is not None and outer[last] * md.strides[last] * md.data_type_size() > _SIZE_MAX:
         raise invalid("the layout's byte size overflows size_t")
@@ -377,7 +377,8 @@ def from_tag(dims, dt, tag):
     sanity_check(ndims, dims, dt, format_kind.blocked)
     tag_ndims, perm, inner_blks, inner_idxs = _tags.layout(tag)
     if tag_ndims != ndims:
-        raise invalid("format tag %s is for %d dims, not %d" % (tag.name, tag_ndims, ndims))
+        raise invalid("format tag %s lays out %d dims; %d dims were given"
+                      % (tag.name, tag_ndims, ndims))
     return blocked(dims, dt, perm, inner_blks, inner_idxs)
 
 
@@ -482,7 +483,7 @@ def submemory(parent, dims, offsets):
             raise unimpl("runtime sub-memory dims or offsets")
         if dims[d] < 0 or offsets[d] < 0 or offsets[d] + dims[d] > parent.dims[d]:
             raise invalid("sub-memory %s at %s is outside %s"
-                          % (list(dims), list(offsets), list(parent.dims)))
+                          % (_args.short(list(dims)), _args.short(list(offsets)), _args.short(list(parent.dims))))
     if parent.format_kind != format_kind.blocked:
         raise unimpl("sub-memory of a %s descriptor" % parent.format_kind.name)
     blocks = parent.blocks
@@ -497,16 +498,22 @@ def submemory(parent, dims, offsets):
     return parent._replace(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
 
 
+def _kind_phrase(md):
+    return "the zero descriptor" if md.ndims == 0 else "a %s descriptor" % md.format_kind.name
+
+
 # -- permute_axes -------------------------------------------------------------------
 def permute_axes(md, perm):
     nd = md.ndims
     sanity_check(nd, md.dims, md.data_type, md.format_kind)
     if md.format_kind not in (format_kind.any, format_kind.blocked) or nd == 0:
-        raise invalid("cannot permute the axes of this descriptor")
+        raise invalid("cannot permute the axes of %s: only blocked and format-any "
+                      "descriptors have axes" % _kind_phrase(md))
     if md.has_runtime_dims_or_strides():
         raise invalid("cannot permute a descriptor with runtime dims")
     if len(perm) != nd or sorted(perm) != list(range(nd)):
-        raise invalid("%s is not a permutation of %d axes" % (list(perm), nd))
+        raise invalid("permutation %s is not a permutation of the descriptor's %d axes"
+                      % (_args.short(list(perm)), nd))
 
     def moved(values):
         out = [0] * nd
@@ -528,7 +535,8 @@ def reshape(md, new_dims):
     sanity_check(nd_in, md.dims, md.data_type, md.format_kind)
     sanity_check(nd_out, new_dims, md.data_type, md.format_kind)
     if md.format_kind not in (format_kind.any, format_kind.blocked) or nd_in == 0:
-        raise invalid("cannot reshape this descriptor")
+        raise invalid("cannot reshape %s: only blocked and format-any descriptors "
+                      "can be reshaped" % _kind_phrase(md))
     if nd_out == 0:
         raise invalid("cannot reshape to zero dims")
 
@@ -536,7 +544,7 @@ def reshape(md, new_dims):
         return math.prod(d if d > 0 else 1 for d in dims)
 
     if RUNTIME in new_dims or volume(md.dims) != volume(new_dims):
-        raise invalid("cannot reshape %s to %s" % (list(md.dims), list(new_dims)))
+        raise invalid("cannot reshape %s to %s" % (_args.short(list(md.dims)), _args.short(list(new_dims))))
     if md.has_runtime_dims_or_strides():
         raise invalid("cannot reshape a descriptor with runtime dims")
     if md.format_kind == format_kind.any:
@@ -550,7 +558,7 @@ def reshape(md, new_dims):
 
     def fail():
         return invalid("cannot reshape %s to %s with this layout"
-                       % (list(md.dims), list(new_dims)))
+                       % (_args.short(list(md.dims)), _args.short(list(new_dims))))
 
     ie, oe = nd_in, nd_out          # group ends, walking from the innermost dim
     while ie > 0 or oe > 0:

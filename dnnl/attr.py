@@ -923,9 +923,9 @@ class primitive_attr:
             skip = ()
         elif isinstance(skip, str):
             skip = (skip,)
-        elif not hasattr(skip, "__iter__"):
+        elif not hasattr(skip, "__iter__") or not all(isinstance(p, str) for p in skip):
             raise _args.wrong_type("skip must be part names (strings), not %s"
-                                   % _args.a_type(skip))
+                                   % _args.short(skip))
         return not (self.non_default_parts(dst_data_type) - frozenset(skip))
 
     # ------------------------------------------------------ scratchpad

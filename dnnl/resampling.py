@@ -639,6 +639,10 @@ class resampling_backward(primitive):
             self._verbose_any = (ds_md.format_kind == format_kind.any,
                                  dd_md.format_kind == format_kind.any)
             if dd_md.format_kind == format_kind.any and hint is not None and hint:
+                if hint._dst_md.ndims != dd_md.ndims:
+                    # oneDNN copies the hint's dst wholesale (another rank); we refuse
+                    raise invalid("hint_fwd_pd's dst has %d dims, diff_dst %d"
+                                  % (hint._dst_md.ndims, dd_md.ndims))
                 dd_md = _like(dd_md.dims, dd_md.data_type, hint._dst_md)
             if ds_md.format_kind == format_kind.any:
                 if dd_md.format_kind == format_kind.any:
