@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from dnnl._error import invalid, wrong_type  # noqa: F401 (re-exported)
+from dnnl._error import wrong_type
 
 _SHOWN = 6      # elements of a long sequence a message shows
 
@@ -41,11 +41,15 @@ def a_type(value):
     """``"an int"``, ``"a str"``, ``"a dnnl.engine"``: the type of ``value``
     with its article, for messages."""
     cls = type(value)
-    name = cls.__name__ if cls.__module__ in ("builtins", "numpy") else (
+    name = cls.__name__ if cls.__module__.split(".")[0] in ("builtins", "numpy") else (
         "%s.%s" % (cls.__module__.split(".")[0], cls.__name__))
     if value is None:
         return "None"
-    return ("an " if name[0].lower() in "aeiou" else "a ") + name
+    return _article(name) + name
+
+
+def _article(name):
+    return "an " if name[0].lower() in "aeiou" or name == "ndarray" else "a "
 
 
 def integer(value, what):
@@ -98,7 +102,7 @@ def integers(values, what):
     return tuple(out)
 
 
-def instance(value, cls, what, article="a"):
+def instance(value, cls, what):
     """``value`` if it is a ``cls``; else an invalid_type naming both types.
 
     >>> import dnnl
@@ -107,8 +111,8 @@ def instance(value, cls, what, article="a"):
     dnnl.invalid_type: attr is a dnnl.engine, not a dnnl.primitive_attr (status invalid_arguments)
     """
     if not isinstance(value, cls):
-        raise wrong_type("%s is %s, not %s %s" % (what, a_type(value), article,
-                                                  _qualname(cls)))
+        name = _qualname(cls)
+        raise wrong_type("%s is %s, not %s%s" % (what, a_type(value), _article(name), name))
     return value
 
 
@@ -116,10 +120,3 @@ def _qualname(cls):
     mod = cls.__module__.split(".")[0]
     name = getattr(cls, "_public_name", cls.__qualname__)
     return name if mod == "builtins" else "%s.%s" % (mod, name)
-
-
-def in_range(v, lo, hi, what):
-    """``v`` if ``lo <= v <= hi``, else invalid_arguments."""
-    if not lo <= v <= hi:
-        raise invalid("%s %d is outside %d..%d" % (what, v, lo, hi))
-    return v

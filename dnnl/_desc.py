@@ -12,7 +12,7 @@ import numpy as np
 
 from dnnl import _args, _dtypes, _tags
 from dnnl._enums import data_type, format_kind, format_tag
-from dnnl._error import invalid, unimpl
+from dnnl._error import invalid, unimpl, wrong_type
 
 MAX_NDIMS = 12
 RUNTIME = -(2 ** 63)            # DNNL_RUNTIME_DIM_VAL
@@ -72,7 +72,7 @@ class desc:
             return
         dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
         if isinstance(tag_or_strides, (bool, np.bool_)):
-            raise _args.wrong_type("tag_or_strides must be a format tag or strides, "
+            raise wrong_type("tag_or_strides must be a format tag or strides, "
                                    "not a bool")
         if isinstance(tag_or_strides, (str, format_tag, int, np.integer)):
             made = from_tag(dims, dt, tag_or_strides)

@@ -34,7 +34,7 @@ from dnnl._dtypes import as_data_type
 from dnnl._enums import (C, accumulation_mode, algorithm, data_type, fpmath_mode,
                          primitive_kind, quantization_mode, rounding_mode,
                          scratchpad_mode, status)
-from dnnl._error import error, invalid
+from dnnl._error import error, invalid, wrong_type
 
 __all__ = ["primitive_attr", "post_ops", "quant_entry", "sum_entry", "eltwise_entry",
            "binary_entry", "prelu_entry", "dw_entry", "DEFAULT_QUANT_ENTRY",
@@ -77,7 +77,7 @@ def _f32(x, what="value"):
     """
     if isinstance(x, (bool, np.bool_, str, bytes)) or not isinstance(
             x, (int, float, np.integer, np.floating)):
-        raise _args.wrong_type("%s must be a number, not %s (%s)"
+        raise wrong_type("%s must be a number, not %s (%s)"
                                % (what, _args.a_type(x), _args.short(x)))
     try:
         v = float(x)
@@ -924,7 +924,7 @@ class primitive_attr:
         elif isinstance(skip, str):
             skip = (skip,)
         elif not hasattr(skip, "__iter__") or not all(isinstance(p, str) for p in skip):
-            raise _args.wrong_type("skip must be part names (strings), not %s"
+            raise wrong_type("skip must be part names (strings), not %s"
                                    % _args.short(skip))
         return not (self.non_default_parts(dst_data_type) - frozenset(skip))
 

@@ -1028,12 +1028,18 @@ def dnnl_data_type_size(data_type):
 
 
 # ------------------------------------------------------- memory objects
+def _handle(handle):
+    """A data handle: a ctypes array stays an array (the memory checks its
+    size, so a too small one is refused); anything else is its address."""
+    return handle if isinstance(handle, ctypes.Array) else _addr(handle)
+
+
 def _memory_create(memory, memory_desc, engine, handle):
     _b.out_address(memory, "memory")
     eng = _rec(engine, "engine")
     # oneDNN 3.13 (measured) refuses a NULL descriptor; pass a zero md instead
     md = _obj(memory_desc, "md", "memory_desc")
-    _new_out(memory, "memory", dnnl.memory(md, eng.obj, _addr(handle)),
+    _new_out(memory, "memory", dnnl.memory(md, eng.obj, _handle(handle)),
              {"engine": _b.handle_id(engine)})
 
 
@@ -1152,7 +1158,7 @@ def dnnl_memory_get_data_handle(memory, handle):
 @_api(wraps="memory.set_data_handle(handle)")
 def dnnl_memory_set_data_handle(memory, handle):
     """``dnnl_memory_set_data_handle(dnnl_memory_t memory, void *handle)``"""
-    _obj(memory, "memory").set_data_handle(_addr(handle))
+    _obj(memory, "memory").set_data_handle(_handle(handle))
 
 
 @_api(wraps="memory.get_data_handle()")
@@ -1170,7 +1176,7 @@ def dnnl_memory_set_data_handle_v2(memory, handle, index):
     if i:
         rec.extra[i - 1] = _addr(handle)
     else:
-        rec.obj.set_data_handle(_addr(handle))
+        rec.obj.set_data_handle(_handle(handle))
 
 
 @_api(wraps="(host scalars: none exist here)")

@@ -58,7 +58,7 @@ class stream:
     flags = stream_flags
 
     def __init__(self, aengine, flags=stream_flags.default_flags):
-        instance(aengine, engine, "aengine", "a")
+        instance(aengine, engine, "aengine")
         self._engine = aengine
         self._flags = integer(flags, "flags")
         if self._flags & stream_flags.profiling:

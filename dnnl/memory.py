@@ -153,7 +153,7 @@ class memory:
         if md is None:
             md = desc()
         _args.instance(md, desc, "md")
-        _args.instance(aengine, engine, "aengine", "an")
+        _args.instance(aengine, engine, "aengine")
         if md.format_kind == format_kind.any:
             raise invalid("cannot create memory for a descriptor with format any")
         if RUNTIME in md.dims or RUNTIME in md.strides:

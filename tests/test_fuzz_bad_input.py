@@ -455,8 +455,82 @@ def case_capi(rng, out, arena):
             getattr(capi, fn)(h)
 
 
+class ExecArg(ctypes.Structure):
+    _fields_ = [("arg", ctypes.c_int), ("memory", P)]
+
+
+def case_capi_reorder(rng, out, arena):
+    """A C-style reorder: memories on guarded ctypes arrays (some too small),
+    random execution arguments; on failure dst keeps its sentinel bytes."""
+    eng, strm = P(), P()
+    capi.dnnl_engine_create(ctypes.byref(eng), capi.dnnl_cpu, 0)
+    capi.dnnl_stream_create(ctypes.byref(strm), eng, capi.dnnl_stream_default_flags)
+    mds, mems, owned = [], [], []
+    for _ in range(2):
+        md = P()
+        n = rng.choice([1, 2, 4])
+        d = [rng.choice([1, 2, 3, 5, 8, 17]) for _ in range(n)]
+        tag = rng.choice({1: [capi.dnnl_a], 2: [capi.dnnl_ab, capi.dnnl_ba],
+                          4: [capi.dnnl_nchw, capi.dnnl_nhwc, capi.dnnl_nChw8c,
+                              capi.dnnl_nChw16c]}[n])
+        dt = rng.choice([capi.dnnl_f32, capi.dnnl_s8, capi.dnnl_u8, capi.dnnl_bf16,
+                         capi.dnnl_s32, capi.dnnl_s4])
+        _flat(out, "dnnl_memory_desc_create_with_tag", ctypes.byref(md), n,
+              (ctypes.c_int64 * 12)(*d), dt, tag)
+        mds.append(md)
+    if rng.random() < 0.6 and mds[0]:          # the same dims for both sides
+        md = P()
+        q = ctypes.c_int32()
+        capi.dnnl_memory_desc_query(mds[0], capi.dnnl_query_ndims_s32, ctypes.byref(q))
+        dp = P()
+        capi.dnnl_memory_desc_query(mds[0], capi.dnnl_query_dims, ctypes.byref(dp))
+        n = q.value
+        d = list((ctypes.c_int64 * 12).from_address(dp.value))[:n]
+        tag = {1: capi.dnnl_a, 2: capi.dnnl_ba, 4: capi.dnnl_nChw16c}[n]
+        capi.dnnl_memory_desc_destroy(mds[1])
+        _flat(out, "dnnl_memory_desc_create_with_tag", ctypes.byref(md), n,
+              (ctypes.c_int64 * 12)(*d), rng.choice([capi.dnnl_f32, capi.dnnl_u8]), tag)
+        mds[1] = md
+    for md in mds:
+        need = capi.dnnl_memory_desc_get_size(md)
+        buf = arena.ctypes_array(need if rng.random() < 0.85 else max(0, need - 3))
+        mem = P()
+        if _flat(out, "dnnl_memory_create", ctypes.byref(mem), md, eng, buf) == 0:
+            mems.append(mem)
+            owned.append(buf)
+        else:
+            mems.append(P())
+            owned.append(None)
+    pd, prim = P(), P()
+    if _flat(out, "dnnl_reorder_primitive_desc_create", ctypes.byref(pd), mds[0], eng,
+             mds[1], eng, None) == 0 and \
+            _flat(out, "dnnl_primitive_create", ctypes.byref(prim), pd) == 0:
+        args = [ExecArg(capi.DNNL_ARG_FROM, mems[0]), ExecArg(capi.DNNL_ARG_TO, mems[1])]
+        r = rng.random()
+        if r < 0.1:
+            args = args[1:]
+        elif r < 0.2:
+            args[0] = ExecArg(capi.DNNL_ARG_FROM, mems[1])
+        elif r < 0.3:
+            args.append(ExecArg(capi.DNNL_ARG_TO, mems[0]))
+        elif r < 0.35:
+            args[1] = ExecArg(capi.DNNL_ARG_TO, eng.value)    # not a memory
+        arr = (ExecArg * len(args))(*args)
+        before = bytes(owned[1]) if owned[1] is not None else None
+        st = _flat(out, "dnnl_primitive_execute", prim, strm, len(args), arr)
+        if st != 0 and before is not None and bytes(owned[1]) != before:
+            raise AssertionError("dnnl_primitive_execute failed but wrote to dst")
+    for h, fn in [(prim, "dnnl_primitive_destroy"), (pd, "dnnl_primitive_desc_destroy")] + \
+            [(m, "dnnl_memory_destroy") for m in mems] + \
+            [(m, "dnnl_memory_desc_destroy") for m in mds] + \
+            [(strm, "dnnl_stream_destroy"), (eng, "dnnl_engine_destroy")]:
+        if h:
+            getattr(capi, fn)(h)
+
+
 CASES = [case_desc, case_desc, case_desc_ops, case_memory, case_memory, case_reorder,
-         case_reorder, case_resampling, case_misc, case_capi, case_capi]
+         case_reorder, case_resampling, case_misc, case_capi, case_capi,
+         case_capi_reorder, case_capi_reorder]
 
 
 def run(n, seed=2026):
