@@ -121,8 +121,13 @@ def _feq(a, b):
     return a == b or (a != a and b != b)
 
 
-def _int(x, what):
-    return _args.integer(x, what)
+def _int(x, what, bits=32):
+    """An integer parameter of C type ``int`` (``bits=64``: ``dnnl_dim_t``)."""
+    v = _args.integer(x, what)
+    if not -2 ** (bits - 1) <= v < 2 ** (bits - 1):
+        raise invalid("%s %s does not fit a C %s" % (what, _args.short(v),
+                                                     "int" if bits == 32 else "int64"))
+    return v
 
 
 def _enum(cls, value, what):
@@ -154,7 +159,7 @@ def _groups(groups):
     if groups is None:
         return ()
     try:
-        return tuple(_int(g, "group dim") for g in groups)
+        return tuple(_int(g, "group dim", 64) for g in groups)
     except TypeError:
         raise invalid("groups must be a sequence of ints, got %r" % (groups,)) from None
 
@@ -587,8 +592,8 @@ class post_ops:
         supports it)."""
         wdt, bdt, ddt = (_dt_stored(weights_data_type), _dt_stored(bias_data_type),
                          _dt_stored(dst_data_type))
-        k, s, p = (_int(kernel_size, "kernel"), _int(stride_size, "stride"),
-                   _int(padding_l_size, "padding"))
+        k, s, p = (_int(kernel_size, "kernel", 64), _int(stride_size, "stride", 64),
+                   _int(padding_l_size, "padding", 64))
         if wdt == data_type.undef or ddt == data_type.undef:
             raise invalid("dw weights/dst data types must be defined")
         if k <= 0 or s <= 0 or p < 0 or p + 1 > k:

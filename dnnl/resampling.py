@@ -30,6 +30,7 @@ import numpy as np
 from dnnl import _dtypes
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
+from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
 from dnnl._kernels.resampling import BwdPlan, FwdPlan
@@ -436,7 +437,7 @@ class _resampling_pd(primitive_desc):
         return list(self._factors)
 
     def query_s32(self, what):
-        w = int(what)
+        w = integer(what, "what")
         if w == query.prop_kind:
             return self._prop
         if w == query.alg_kind:

@@ -562,6 +562,63 @@ def test_fuzz_bad_input():
     assert any(k.startswith("capi") for k in out)
 
 
+def _junk_targets():
+    """Every public callable of the object API, bound to live objects."""
+    md = dnnl.memory.desc([2, 3, 4, 5], "f32", "nChw8c")
+    md2 = dnnl.memory.desc([2, 3, 8, 10], "f32", "nchw")
+    alg = dnnl.algorithm.resampling_linear
+    rpd = dnnl.reorder.primitive_desc(ENG, md, ENG, md)
+    fpd = dnnl.resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_training, alg,
+                                                 md, md2)
+    bpd = dnnl.resampling_backward.primitive_desc(ENG, alg, md, md2, fpd)
+    po = dnnl.post_ops()
+    po.append_sum(1.0)
+    objs = [ENG, STRM, md, dnnl.memory(md, ENG), dnnl.primitive_attr(), po, rpd, fpd, bpd,
+            dnnl.reorder(rpd), dnnl.resampling_forward(fpd), dnnl.resampling_backward(bpd)]
+    out = [(type(o).__name__ + "." + n, getattr(o, n)) for o in objs for n in dir(o)
+           if not n.startswith("_") and callable(getattr(o, n))
+           and not isinstance(getattr(o, n), type)
+           and n != "plan_for"]     # internal: execute passes it checked descriptors
+    out += [(n, getattr(dnnl, n)) for n in (
+        "engine", "stream", "memory", "primitive_attr", "post_ops", "reorder",
+        "resampling_forward", "resampling_backward", "set_verbose",
+        "set_default_fpmath_mode")]
+    out += [("memory.desc", dnnl.memory.desc), ("reorder.pd", dnnl.reorder.primitive_desc),
+            ("fwd.pd", dnnl.resampling_forward.primitive_desc),
+            ("bwd.pd", dnnl.resampling_backward.primitive_desc)]
+    return out, [ENG, md, objs[3], objs[4], po, rpd, [2, 3], {1: objs[3]}, 2 ** 1024]
+
+
+def test_every_public_callable_with_junk():
+    """Junk arguments to every public callable: only dnnl.error comes out (a
+    call Python itself cannot bind, wrong arity, is not the library's)."""
+    import inspect
+    targets, live = _junk_targets()
+    # no raw addresses: an int handle is taken on trust, as in C
+    pool = [j for j in JUNK if not (type(j) is int and j not in (-1, 2 ** 64))] + live
+    rng = random.Random(7)
+    raw = []
+    for name, fn in targets:
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            sig = None
+        for _ in range(40):
+            args = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
+            if sig is not None:
+                try:
+                    sig.bind(*args)
+                except TypeError:
+                    continue
+            try:
+                fn(*args)
+            except dnnl.error:
+                pass
+            except Exception as e:   # noqa: BLE001 - what the test looks for
+                raw.append("%s%r: %s: %s" % (name, tuple(args), type(e).__name__, e))
+    assert not raw, "\n".join(raw[:10])
+
+
 if __name__ == "__main__":
     result = run(int(sys.argv[1]) if len(sys.argv) > 1 else 3000)
     for key, count in sorted(result.items()):
