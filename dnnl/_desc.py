@@ -71,9 +71,11 @@ class desc:
             self._set_zero()
             return
         dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
-        if isinstance(tag_or_strides, (bool, np.bool_)):
-            raise wrong_type("tag_or_strides must be a format tag or strides, "
-                                   "not a bool")
+        if isinstance(tag_or_strides, (bool, np.bool_, float, bytes)) or not isinstance(
+                tag_or_strides, (str, format_tag, int, np.integer, list, tuple, range,
+                                 np.ndarray, type(None))):
+            raise wrong_type("tag_or_strides must be a format tag or a sequence of "
+                             "strides, not %s" % _args.a_type(tag_or_strides))
         if isinstance(tag_or_strides, (str, format_tag, int, np.integer)):
             made = from_tag(dims, dt, tag_or_strides)
         elif tag_or_strides is None:   # as strides == NULL in C: dense row-major

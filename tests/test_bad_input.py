@@ -260,10 +260,21 @@ def test_backward_hint_of_another_rank():
     lambda: dnnl.primitive_attr().set_dropout("x"),
     lambda: dnnl.primitive_attr().set_scales_mask(dnnl.DNNL_ARG_SRC, 1.0),
     lambda: dnnl.post_ops().append_sum("1.5"),
+    lambda: dnnl.memory.desc([2], 3.5, "a"),
+    lambda: dnnl.memory.desc([2], True, "a"),
+    lambda: dnnl.memory.desc([2], "f32", 2.5),
+    lambda: dnnl.post_ops().append_prelu(1.0),
 ])
 def test_integers_mean_integers(call):
     with pytest.raises(dnnl.invalid_type):
         call()
+
+
+def test_c_int_parameters_are_range_checked():
+    with pytest.raises(dnnl.invalid_arguments):
+        dnnl.post_ops().append_prelu(2 ** 64)
+    with pytest.raises(dnnl.invalid_arguments):
+        dnnl.primitive_attr().set_scales_mask(dnnl.DNNL_ARG_SRC, 2 ** 31)
 
 
 def test_numpy_integers_are_integers():
