@@ -160,10 +160,7 @@ class memory:
             raise invalid("cannot create memory for a descriptor with runtime dims")
         self._md = md
         self._engine = aengine
-        try:
-            self._nbytes = span_bytes(md)
-        except (MemoryError, ValueError):   # numpy cannot hold the layout's tables
-            raise error(status.out_of_memory, "the layout of %r is too large" % md) from None
+        self._nbytes = span_bytes(md)
         self._attach(handle)
 
     # -- the buffer -----------------------------------------------------------
