@@ -8,7 +8,8 @@ from dnnl._enums import (C as _C, accumulation_mode, algorithm, data_type, engin
                          format_kind, format_tag, fpmath_mode, primitive_kind,
                          prop_kind, quantization_mode, query, rounding_mode,
                          scratchpad_mode, status)
-from dnnl._error import error
+from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
+                         runtime_error, unimplemented)
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
 from dnnl.engine import engine, stream

@@ -15,7 +15,8 @@ import time
 from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
-from dnnl._error import error, invalid, invalid_type
+from dnnl._args import integer
+from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels.reorder import max_threads
 from dnnl.attr import primitive_attr
 from dnnl.engine import stream
@@ -129,7 +130,8 @@ class primitive_desc:
 
     def query_md(self, what, idx=0):
         """The md for a ``dnnl_query_*_md`` query, or the zero md."""
-        what = int(what)
+        what = integer(what, "what")
+        idx = integer(idx, "idx")
         if what == query.exec_arg_md:
             for a in self._decl:
                 if a[0] == idx and a[1] is not None:
@@ -146,7 +148,7 @@ class primitive_desc:
         return desc()
 
     def query_s64(self, what):
-        what = int(what)
+        what = integer(what, "what")
         if what == query.memory_consumption_s64:
             return 0
         if what == query.scratchpad_engine:
@@ -154,7 +156,7 @@ class primitive_desc:
         raise invalid("query %s is not an s64 query of this primitive" % what)
 
     def query_s32(self, what):
-        what = int(what)
+        what = integer(what, "what")
         if what == query.num_of_inputs_s32:
             return self._num_inputs
         if what == query.num_of_outputs_s32:
@@ -190,7 +192,7 @@ def _bind(decl, args):
         if mem is None:
             raise invalid("execution argument %s (%d) is missing" % (name, arg))
         if type(mem) is not memory and not isinstance(mem, memory):
-            raise invalid_type("execution argument %s must be a dnnl.memory" % name)
+            raise wrong_type("execution argument %s must be a dnnl.memory" % name)
         if md is not None and mem._md is not md and not equal(mem._md, md):
             raise invalid("execution argument %s has %r, the primitive expects %r"
                           % (name, mem._md, md))
@@ -207,7 +209,7 @@ class primitive:
 
     def __init__(self, pd):
         if not isinstance(pd, primitive_desc):
-            raise invalid_type("a primitive needs a primitive descriptor")
+            raise wrong_type("a primitive needs a primitive descriptor")
         if pd._empty:
             raise invalid("cannot create a primitive from an empty primitive descriptor")
         self._pd = pd
@@ -226,7 +228,7 @@ class primitive:
         accept other spellings, as reorder's ``execute(stream, src, dst)``)."""
         if isinstance(args, dict) and more is None:
             return args
-        raise invalid_type("execution arguments must be a dict {arg: memory}, not %s"
+        raise wrong_type("execution arguments must be a dict {arg: memory}, not %s"
                            % type(args).__name__)
 
     def execute(self, astream, args, dst=None):
@@ -235,7 +237,7 @@ class primitive:
         if type(args) is not dict or dst is not None:
             args = self._arg_map(args, dst)
         if not isinstance(astream, stream):
-            raise invalid_type("execute needs a dnnl.stream")
+            raise wrong_type("execute needs a dnnl.stream")
         if astream._engine is not pd._engine:
             raise invalid("the stream's engine is not the primitive's engine")
         mems = _bind(pd._decl, args)

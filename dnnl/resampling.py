@@ -29,6 +29,7 @@ import numpy as np
 
 from dnnl._desc import desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
+from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are public)
     backward_linear_ranges, backward_nearest_ranges, bwd_plan, fwd_plan, linear_coeffs,
@@ -233,7 +234,7 @@ class _resampling_pd(primitive_desc):
         return list(self._factors)
 
     def query_s32(self, what):
-        w = int(what)
+        w = integer(what, "what")
         if w == query.prop_kind:
             return self._prop
         if w == query.alg_kind:
@@ -428,6 +429,10 @@ class resampling_backward(primitive):
             self._user_any = (ds_md.format_kind == format_kind.any,
                                  dd_md.format_kind == format_kind.any)
             if dd_md.format_kind == format_kind.any and hint is not None and hint:
+                if hint._dst_md.ndims != dd_md.ndims:
+                    # oneDNN copies the hint's dst wholesale (another rank); we refuse
+                    raise invalid("hint_fwd_pd's dst has %d dims, diff_dst %d"
+                                  % (hint._dst_md.ndims, dd_md.ndims))
                 dd_md = _like(dd_md.dims, dd_md.data_type, hint._dst_md)
             if ds_md.format_kind == format_kind.any:
                 if dd_md.format_kind == format_kind.any:
