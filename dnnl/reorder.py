@@ -260,11 +260,9 @@ class reorder(primitive):
 
         def query_s64(self, what):
             what = integer(what, "what")
-            if what == query.reorder_src_engine:
-                return self._src_engine
-            if what == query.reorder_dst_engine:
-                return self._dst_engine
-            return super().query_s64(what)
+            engines = {query.reorder_src_engine: self._src_engine,
+                       query.reorder_dst_engine: self._dst_engine}
+            return engines[what] if what in engines else super().query_s64(what)
 
     def __init__(self, *args, **kwargs):
         if len(args) == 1 and isinstance(args[0], reorder.primitive_desc):
