@@ -466,13 +466,15 @@ def info_str(pd, args=None):
     return ",".join(fields(pd, args))
 
 
-def on_create(prim, seconds):
-    """Creation hook (dnnl.primitive calls it when CREATE is on)."""
+def on_create(prim, seconds, cache_hit=False):
+    """Creation hook (dnnl.primitive calls it when CREATE is on); oneDNN
+    names the cache outcome: ``create:cache_hit`` or ``create:cache_miss``."""
     try:
         body = info_str(prim._pd)
     except Exception as exc:   # never let verbose break the library
         body = "error:%s" % exc
-    _print("primitive,create:cache_miss,%s,%s" % (body, _ms(seconds)))
+    _print("primitive,create:%s,%s,%s" % ("cache_hit" if cache_hit else "cache_miss",
+                                           body, _ms(seconds)))
 
 
 def _arg_map(call_args, kwargs):
