@@ -174,9 +174,6 @@ def _token(x, engines):
         return ("engine", x._kind, x._index)
     if isinstance(x, primitive_attr):
         return _AttrToken(x)
-    if isinstance(x, memory):
-        engines.append(x._engine)
-        return ("memory", x._engine._kind, x._engine._index, x._md)
     if isinstance(x, (list, tuple)):
         return tuple(_token(v, []) for v in x)
     if isinstance(x, (int, float, desc)):     # enums and other subclasses
@@ -200,8 +197,14 @@ def _key(pd, args, engines):
     if names:
         mod = sys.modules.get(cls.__module__)
         impl = tuple(getattr(mod, n, None) for n in names)
+    toks = []
+    for a in args:
+        if isinstance(a, memory):   # (src_mem, dst_mem) keys as (eng, md, eng, md)
+            toks += [_token(a._engine, engines), a._md]
+        else:
+            toks.append(_token(a, engines))
     # default attributes take the default fpmath mode at creation
-    return (cls, impl, get_default_fpmath_mode(), tuple([_token(a, engines) for a in args]))
+    return (cls, impl, get_default_fpmath_mode(), tuple(toks))
 
 
 def _frozen(key):
