@@ -37,7 +37,7 @@ from dnnl.memory import memory
 DEFAULT_CAPACITY = 1024
 
 _lock = threading.Lock()
-_entries = collections.OrderedDict()     # key -> (key, state, engines), LRU first
+_entries = collections.OrderedDict()     # key -> [key, state, engines, alive], LRU first
 _stats = {"hits": 0, "misses": 0}
 
 # Module-level switches that change which kernel a descriptor builds: part of
@@ -45,7 +45,7 @@ _stats = {"hits": 0, "misses": 0}
 _IMPL_SWITCHES = {"dnnl.reorder": ("GENERIC_PLANS", "PARALLEL_MIN_ELEMS"),
                   "dnnl.resampling": ("PARALLEL_MIN",)}
 # Per-creation fields that are never shared through the cache.
-_PRIVATE = ("_vt0", "_cache_key", "_cache_hit")
+_PRIVATE = ("_vt0", "_cache_key", "_cache_entry", "_cache_hit")
 
 
 def _env_capacity():
@@ -118,12 +118,14 @@ def set_primitive_cache_capacity(capacity):
 
 def _evict():
     while len(_entries) > max(_capacity, 0):
-        _entries.popitem(last=False)
+        _entries.popitem(last=False)[1][3] = False
 
 
 def clear():
     """Empty the cache and reset the hit / miss counters."""
     with _lock:
+        for entry in _entries.values():
+            entry[3] = False
         _entries.clear()
         _stats.update(hits=0, misses=0)
 
@@ -138,6 +140,25 @@ def stats():
 # ------------------------------------------------------------------ keys
 class _Uncacheable(Exception):
     """An argument the key cannot represent: create without the cache."""
+
+
+def _items(d):
+    return tuple(sorted(d.items())) if d else ()
+
+
+def _attr_token(a):
+    """Attributes in a key: a snapshot of every field (post-op kinds
+    included), or, when a field is not hashable, an :class:`_AttrToken`."""
+    ops = a._post_ops._entries
+    tok = ("attr", a._scratchpad, a._fpmath, a._apply_to_int, a._acc, a._deterministic,
+           _items(a._scales), _items(a._zero_points), _items(a._reductions),
+           _items(a._rounding), tuple([(type(e), tuple(e)) for e in ops]) if ops else (),
+           a._rnn_data, a._rnn_weights, a._rnn_weights_proj, a._dropout)
+    try:
+        hash(tok)
+    except TypeError:
+        return _AttrToken(a)
+    return tok
 
 
 class _AttrToken:
@@ -173,7 +194,7 @@ def _token(x, engines):
         engines.append(x)
         return ("engine", x._kind, x._index)
     if isinstance(x, primitive_attr):
-        return _AttrToken(x)
+        return _attr_token(x)
     if isinstance(x, (list, tuple)):
         return tuple(_token(v, []) for v in x)
     if isinstance(x, (int, float, desc)):     # enums and other subclasses
@@ -196,10 +217,13 @@ def _key(pd, args, engines):
     impl = None
     if names:
         mod = sys.modules.get(cls.__module__)
-        impl = tuple(getattr(mod, n, None) for n in names)
+        impl = tuple([getattr(mod, n, None) for n in names])
     toks = []
     for a in args:
-        if isinstance(a, memory):   # (src_mem, dst_mem) keys as (eng, md, eng, md)
+        t = type(a)
+        if t in _PLAIN:
+            toks.append(a)
+        elif t is memory:           # (src_mem, dst_mem) keys as (eng, md, eng, md)
             toks += [_token(a._engine, engines), a._md]
         else:
             toks.append(_token(a, engines))
@@ -233,31 +257,35 @@ def create(pd, init, args):
         with _lock:
             entry = _entries.get(key)
             if entry is not None:
-                _entries.move_to_end(key)
+                _entries.move_to_end(entry[0])
                 _stats["hits"] += 1
             else:
                 _stats["misses"] += 1
         if entry is not None:
-            stored, state, cached_engines = entry
-            if any(old is not new for old, new in zip(cached_engines, engines)):
+            stored, state, cached_engines, _ = entry
+            if cached_engines != tuple(engines):
                 # an equal engine object of the caller's: use it
                 swap = {id(old): new for old, new in zip(cached_engines, engines)}
                 state = {k: swap.get(id(v), v) for k, v in state.items()}
             pd.__dict__.update(state)
-            pd._cache_key, pd._cache_hit = stored, True
+            pd._cache_key, pd._cache_entry, pd._cache_hit = stored, entry, True
             return
     init(*args)
-    stored = None
+    stored = entry = None
     if key is not None:
         state = {k: v for k, v in pd.__dict__.items() if k not in _PRIVATE}
         stored = _frozen(key)
+        entry = [stored, state, tuple(engines), True]
         with _lock:
             if _capacity > 0:
-                _entries[stored] = (stored, state, tuple(engines))
-                _entries.move_to_end(stored)
+                old = _entries.pop(stored, None)
+                if old is not None:
+                    old[3] = False
+                _entries[stored] = entry
                 _evict()
-    pd._cache_key = stored
-    pd._cache_hit = False
+            else:
+                entry[3] = False
+    pd._cache_key, pd._cache_entry, pd._cache_hit = stored, entry, False
 
 
 def claim(pd):
@@ -266,7 +294,6 @@ def claim(pd):
     there (a second primitive from one descriptor)."""
     d = pd.__dict__
     hit = d.get("_cache_hit", False)
-    key = d.get("_cache_key")
-    with _lock:
-        d["_cache_hit"] = key is not None and key in _entries
+    entry = d.get("_cache_entry")
+    d["_cache_hit"] = entry is not None and entry[3]
     return hit

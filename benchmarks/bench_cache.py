@@ -1,0 +1,123 @@
+"""Primitive cache: the first creation of a primitive against the second.
+
+Run from the repository root:  python benchmarks/bench_cache.py
+
+For each problem the first creation (primitive descriptor + primitive, from
+an empty cache) is timed once per round, then an identical creation many
+times; each time is the best over BENCH_REPEATS rounds. The ratio is
+first / second; oneDNN's own cache makes the same promise (a hit skips the
+JIT compilation). The last column is the verbose word of the second creation.
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import dnnl  # noqa: E402
+from dnnl import _cache, verbose  # noqa: E402
+from dnnl.resampling import resampling_backward, resampling_forward  # noqa: E402
+
+REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))
+INNER = 200
+ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
+P = dnnl.prop_kind.forward_inference
+LINEAR, NEAREST = dnnl.algorithm.resampling_linear, dnnl.algorithm.resampling_nearest
+
+
+def md(dims, dt, tag):
+    return dnnl.memory.desc(dims, dt, tag)
+
+
+# Descriptors and attributes are made once, as a program holds them; what is
+# timed is the creation of the primitive descriptor and the primitive.
+def reorder(dims, sdt, stag, ddt, dtag, scales=False):
+    attr = dnnl.primitive_attr()
+    if scales:
+        attr.set_scales_mask(dnnl.DNNL_ARG_DST, 2)
+    src, dst = md(dims, sdt, stag), md(dims, ddt, dtag)
+
+    def make():
+        return dnnl.reorder(dnnl.reorder.primitive_desc(ENG, src, ENG, dst, attr))
+    return make
+
+
+def resampling(dims, tag, alg, factors):
+    src = md(dims, "f32", tag)
+
+    def make():
+        return resampling_forward(resampling_forward.primitive_desc(
+            ENG, P, alg, factors, src))
+    return make
+
+
+def resampling_bwd(dims, tag, alg, factors):
+    src = md(dims, "f32", tag)
+    dst = md(dims[:2] + [int(d * f) for d, f in zip(dims[2:], factors)], "f32", tag)
+
+    def make():
+        hint = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_training, alg,
+                                                 src, dst)
+        return resampling_backward(resampling_backward.primitive_desc(
+            ENG, alg, src, dst, hint))
+    return make
+
+
+PROBLEMS = [
+    ("reorder f32 nchw->nChw16c 2x17x3x4", reorder([2, 17, 3, 4], "f32", "nchw", "f32",
+                                                   "nChw16c")),
+    ("reorder f32 nchw->nhwc 8x64x56x56", reorder([8, 64, 56, 56], "f32", "nchw", "f32",
+                                                  "nhwc")),
+    ("reorder f32->s8 OIhw16i16o, scales", reorder([256, 128, 3, 3], "f32", "oihw", "s8",
+                                                   "OIhw16i16o", scales=True)),
+    ("resampling linear nchw 8x64x56x56 x2", resampling([8, 64, 56, 56], "nchw", LINEAR,
+                                                        [2.0, 2.0])),
+    ("resampling nearest nhwc 8x64x56x56 x2", resampling([8, 64, 56, 56], "nhwc", NEAREST,
+                                                         [2.0, 2.0])),
+    ("resampling bwd linear nChw16c 2x32x28x28", resampling_bwd([2, 32, 28, 28], "nChw16c",
+                                                                LINEAR, [2.0, 2.0])),
+    ("reorder f32->s8 OIhw16i16o 1024x1024x3x3", reorder([1024, 1024, 3, 3], "f32", "oihw",
+                                                         "s8", "OIhw16i16o", scales=True)),
+    ("resampling linear ncdhw 2x16x32x64x64 x2", resampling([2, 16, 32, 64, 64], "ncdhw",
+                                                            LINEAR, [2.0, 2.0, 2.0])),
+]
+
+
+def verbose_word(make):
+    got = []
+    old_out, old = verbose.set_output(got.append), verbose.set_verbose(2)
+    try:
+        make()
+    finally:
+        verbose.set_verbose(old)
+        verbose.set_output(old_out)
+    return [x.split(",")[3] for x in got if ",primitive,create:" in x][-1]
+
+
+def measure(make):
+    first = second = float("inf")
+    for _ in range(REPEATS):
+        _cache.clear()
+        t0 = time.perf_counter()
+        make()
+        first = min(first, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for _ in range(INNER):
+            make()
+        second = min(second, (time.perf_counter() - t0) / INNER)
+    return first * 1e6, second * 1e6
+
+
+def main():
+    if dnnl.get_primitive_cache_capacity() <= 0:
+        dnnl.set_primitive_cache_capacity(1024)
+    print("%-44s %12s %12s %9s  %s" % ("problem", "first (us)", "second (us)", "ratio",
+                                       "verbose"))
+    for name, make in PROBLEMS:
+        first, second = measure(make)
+        print("%-44s %12.1f %12.2f %8.0fx  %s" % (name, first, second, first / second,
+                                                   verbose_word(make)))
+
+
+if __name__ == "__main__":
+    main()
