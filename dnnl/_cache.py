@@ -242,10 +242,11 @@ def _frozen(key):
 def create(pd, init, args):
     """Initialise ``pd`` by ``init(*args)``, or from the cache.
 
-    The hook of :meth:`dnnl.primitive.primitive_desc._create`.
+    The hook of :meth:`dnnl.primitive.primitive_desc._create`. Descriptors
+    served by one entry share one attribute dict (as oneDNN's primitives
+    share one implementation), so a kernel plan that any of them builds at
+    its first execution serves them all.
     """
-    if _verbose.create_on:
-        pd._vt0 = time.perf_counter()
     key = None
     engines = []
     if _capacity > 0:
@@ -262,20 +263,25 @@ def create(pd, init, args):
             else:
                 _stats["misses"] += 1
         if entry is not None:
-            stored, state, cached_engines, _ = entry
-            if cached_engines != tuple(engines):
-                # an equal engine object of the caller's: use it
+            stored, shared, cached_engines, _ = entry
+            if cached_engines == tuple(engines):
+                pd.__dict__ = shared
+            else:   # an equal engine object of the caller's: a copy that uses it
                 swap = {id(old): new for old, new in zip(cached_engines, engines)}
-                state = {k: swap.get(id(v), v) for k, v in state.items()}
-            pd.__dict__.update(state)
-            pd._cache_key, pd._cache_entry, pd._cache_hit = stored, entry, True
+                pd.__dict__.update({k: swap.get(id(v), v) for k, v in shared.items()
+                                    if k not in _PRIVATE})
+                pd._cache_key, pd._cache_entry = stored, entry
+            pd._cache_hit = True
+            if _verbose.create_on:
+                pd._vt0 = time.perf_counter()
             return
+    if _verbose.create_on:
+        pd._vt0 = time.perf_counter()
     init(*args)
     stored = entry = None
     if key is not None:
-        state = {k: v for k, v in pd.__dict__.items() if k not in _PRIVATE}
         stored = _frozen(key)
-        entry = [stored, state, tuple(engines), True]
+        entry = [stored, pd.__dict__, tuple(engines), True]
         with _lock:
             if _capacity > 0:
                 old = _entries.pop(stored, None)

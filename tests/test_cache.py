@@ -176,8 +176,9 @@ def test_implementation_switch_is_part_of_the_key():
     finally:
         R.GENERIC_PLANS = False
     assert _cache.stats()["hits"] == 0
-    plan = lambda pd: next(iter(pd._plans.values()))   # noqa: E731
+    plan = lambda pd: pd.plan_for(pd._src_md, pd._dst_md)   # noqa: E731
     assert plan(pd_fast) is not plan(pd_generic)
+    assert plan(_reorder_pd()) is plan(pd_fast)     # a hit shares the built plan
 
 
 def test_resampling_and_backward_hint_keys():
@@ -195,6 +196,19 @@ def test_resampling_and_backward_hint_keys():
         dnnl.resampling_backward.primitive_desc(
             ENG, dnnl.algorithm.resampling_linear, src, hint.dst_desc(), hint)
     assert _cache.stats()["hits"] == 3
+
+
+def test_a_plan_built_at_first_use_serves_every_hit():
+    src = _md(3)
+
+    def fwd():
+        return resampling_forward.primitive_desc(
+            ENG, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_nearest,
+            [2.0, 2.0], src)
+    first = fwd()
+    second = fwd()                       # a hit before any plan exists
+    plan = second._plan                  # built by the second ...
+    assert plan is not None and fwd()._plan is plan and first._plan is plan
 
 
 def test_failed_creation_is_not_cached():
