@@ -16,6 +16,7 @@ import numpy as np
 from dnnl import _dtypes
 from dnnl._desc import RUNTIME, desc, equal
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
+from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
 from dnnl._kernels.reorder import Plan
@@ -355,9 +356,10 @@ class reorder(primitive):
             return {ARG_FROM: self._src_md, ARG_TO: self._dst_md}
 
         def query_s64(self, what):
-            if int(what) == query.reorder_src_engine:
+            what = integer(what, "what")
+            if what == query.reorder_src_engine:
                 return self._src_engine
-            if int(what) == query.reorder_dst_engine:
+            if what == query.reorder_dst_engine:
                 return self._dst_engine
             return super().query_s64(what)
 

@@ -30,6 +30,7 @@ import numpy as np
 from dnnl import _dtypes
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
+from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
 from dnnl._kernels.resampling import BwdPlan, FwdPlan
@@ -445,7 +446,7 @@ class _resampling_pd(primitive_desc):
         return list(self._factors)
 
     def query_s32(self, what):
-        w = int(what)
+        w = integer(what, "what")
         if w == query.prop_kind:
             return self._prop
         if w == query.alg_kind:
@@ -649,6 +650,10 @@ class resampling_backward(primitive):
             self._verbose_any = (ds_md.format_kind == format_kind.any,
                                  dd_md.format_kind == format_kind.any)
             if dd_md.format_kind == format_kind.any and hint is not None and hint:
+                if hint._dst_md.ndims != dd_md.ndims:
+                    # oneDNN copies the hint's dst wholesale (another rank); we refuse
+                    raise invalid("hint_fwd_pd's dst has %d dims, diff_dst %d"
+                                  % (hint._dst_md.ndims, dd_md.ndims))
                 dd_md = _like(dd_md.dims, dd_md.data_type, hint._dst_md)
             if ds_md.format_kind == format_kind.any:
                 if dd_md.format_kind == format_kind.any:
