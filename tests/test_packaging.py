@@ -27,7 +27,9 @@ def _import_copy(tmp_path, source_tree):
     if source_tree:
         (tmp_path / "setup.py").write_text("")
     env = dict(os.environ, PYTHONPATH="")
-    return subprocess.run([sys.executable, "-c", "import dnnl"], cwd=tmp_path,
+    # -S: no site-packages, so no editable-install finder can supply the
+    # compiled modules of another copy (the check runs before numpy is needed)
+    return subprocess.run([sys.executable, "-S", "-c", "import dnnl"], cwd=tmp_path,
                           capture_output=True, text=True, env=env)
 
 
