@@ -40,10 +40,13 @@ def test_zero_element_reorder_object_api(dims, stag, dtag, ddt):
     src, dst = dnnl.memory(smd, ENG), dnnl.memory(dmd, ENG)
     dnnl.reorder(pd).execute(S, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
     dnnl.reorder(src, dst).execute(S, src, dst)
-    # with attributes too (nothing is read: no scale memory is needed)
+    # with attributes too
     attr = dnnl.primitive_attr()
     attr.set_scales_mask(dnnl.DNNL_ARG_SRC, 0)
-    dnnl.reorder(src, dst, attr).execute(S, src, dst)
+    sc = dnnl.memory(dnnl.memory.desc([1], "f32", "a"), ENG)
+    sc.from_numpy(np.float32([2]))
+    dnnl.reorder(src, dst, attr).execute(S, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst,
+                                             dnnl.DNNL_ARG_ATTR_SCALES | dnnl.DNNL_ARG_SRC: sc})
     # runtime dims resolved to a zero-element memory at execution
     rt = dnnl.memory.desc([dnnl.DNNL_RUNTIME_DIM_VAL] * len(dims), "f32", stag)
     rpd = dnnl.reorder.primitive_desc(ENG, rt, ENG, rt)
