@@ -174,9 +174,9 @@ def test_resampling_binds_the_same_way():
     with pytest.raises(TypeError) as e:
         resampling_forward(pd).execute(STRM, [src, dst])
     assert isinstance(e.value, dnnl.error)
-    with pytest.raises(dnnl.error):     # a memory with another md
-        resampling_forward(pd).execute(STRM, {dnnl.DNNL_ARG_SRC: dst,
-                                              dnnl.DNNL_ARG_DST: dst})
+    with pytest.raises(dnnl.error):     # a memory too small for the primitive's md
+        resampling_forward(pd).execute(STRM, {dnnl.DNNL_ARG_SRC: src,
+                                              dnnl.DNNL_ARG_DST: src})
 
 
 def test_descriptors_declare_every_argument():
