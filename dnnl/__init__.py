@@ -12,11 +12,11 @@ from dnnl._error import error
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
 from dnnl.engine import engine, stream
+from dnnl.draw import draw_layout
 from dnnl.memory import memory
 from dnnl.reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.verbose import get_verbose, set_verbose
-from dnnl.draw import draw_layout
 
 # oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...
 globals().update({_name: _value for _name, _value in _C.items()

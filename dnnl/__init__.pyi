@@ -18,6 +18,8 @@ from dnnl._enums import query as query
 from dnnl._enums import rounding_mode as rounding_mode
 from dnnl._enums import scratchpad_mode as scratchpad_mode
 from dnnl._enums import status as status
+from dnnl._cache import get_primitive_cache_capacity as get_primitive_cache_capacity
+from dnnl._cache import set_primitive_cache_capacity as set_primitive_cache_capacity
 from dnnl._error import error as error
 from dnnl.arrays import convert as convert
 from dnnl.arrays import dequantize as dequantize

@@ -4,7 +4,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-_Quant = tuple[int, npt.ArrayLike] | tuple[int, npt.ArrayLike, Sequence[int]]
+_Quant = tuple[int, npt.ArrayLike, Sequence[int]]
 
 def reference_reorder(src_logical: npt.ArrayLike, src_dt: int, dst_dt: int,
                       src_scales: _Quant | None = ..., dst_scales: _Quant | None = ...,
