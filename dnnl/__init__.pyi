@@ -1,4 +1,5 @@
 # Types of dnnl's top-level namespace (the runtime module is dnnl/__init__.py).
+from dnnl import arrays as arrays
 from dnnl import attr as attr
 from dnnl import draw as draw
 from dnnl import primitive as primitive

@@ -4,7 +4,11 @@ import numpy.typing as npt
 from typing_extensions import Buffer
 
 from dnnl._desc import _DataTypeLike, _TagLike
+from dnnl.engine import engine
 from dnnl.memory import _SupportsDLPack, memory
+
+__all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
+           "resample_backward", "plain_tag", "default_engine"]
 
 # numpy arrays, buffer-protocol objects, DLPack producers (torch, JAX...) and
 # dnnl memories.
@@ -13,6 +17,9 @@ _Mode = Literal["linear", "nearest"]
 _Size = Union[int, Sequence[int], None]
 _FactorsIn = Union[float, Sequence[float], None]
 
+def default_engine() -> engine: ...
+def plain_tag(shape: Sequence[int], strides: Sequence[int]) -> str | None: ...
+def from_array(x: npt.ArrayLike | _SupportsDLPack | Buffer, tag: _TagLike | None = ...) -> memory: ...
 def convert(x: _ArrayIn, tag: _TagLike, dtype: _DataTypeLike | None = ..., *,
             scales: npt.ArrayLike | None = ..., zero_points: npt.ArrayLike | None = ...,
             axis: int | None = ...) -> memory: ...
