@@ -25,6 +25,7 @@ class CFunction:
     restype: Any
     errcheck: Any
     wraps: str
+    _restype: Any
     def __init__(self, fn: Any, kind: str, on_error: Any, wraps: str) -> None: ...
     def __call__(self, *args: Any) -> Any: ...
 

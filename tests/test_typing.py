@@ -1,8 +1,9 @@
 """The type stubs: complete, in step with the runtime, and good enough for
 ``mypy --strict`` on a user script (examples/typed_usage.py) and on the
-examples of the user-facing pages (docs/index.md, docs/recipes.md)."""
+examples of every page of docs/ (each page's doctests as one script)."""
 import ast
 import doctest
+import glob
 import os
 import subprocess
 import sys
@@ -59,10 +60,12 @@ def test_stubs_match_runtime(tmp_path):
 def test_mypy_strict_on_user_script_and_pages(tmp_path):
     scripts = [os.path.join(ROOT, "examples", "typed_usage.py")]
     parser = doctest.DocTestParser()
-    for page in ("index.md", "recipes.md"):
-        text = open(os.path.join(ROOT, "docs", page)).read()
-        source = "".join(e.source for e in parser.get_examples(text))
-        path = tmp_path / ("page_" + page.replace(".md", ".py"))
+    for page in sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)):
+        source = "".join(e.source for e in parser.get_examples(open(page).read()))
+        if not source:
+            continue
+        name = os.path.relpath(page, os.path.join(ROOT, "docs"))[:-3]
+        path = tmp_path / ("page_%s.py" % name.replace(os.sep, "_"))
         path.write_text(source)
         scripts.append(str(path))
     r = _mypy(["--strict"] + scripts, tmp_path)

@@ -32,9 +32,10 @@ def enums_stub():
         cls = getattr(_enums, name)
         lines += ["", "class %s(enum.IntEnum):" % name, "    c_type: ClassVar[str]"]
         for member, value in cls.__members__.items():
-            canonical = value.name    # an alias is the same member, as at runtime
-            lines.append("    %s = %s" % (member, canonical if canonical != member
-                                           else int(value)))
+            if value.name == member:
+                lines.append("    %s = %d" % (member, value))
+            else:   # an alias: the same member (a Literal of its own would not be)
+                lines.append("    %s: %s  # = %s" % (member, name, value.name))
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
