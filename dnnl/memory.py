@@ -46,11 +46,11 @@ def span_bytes(md):
     This is at least ``get_size() + offset0`` bytes; it is more for a
     sub-memory whose padded dims are smaller than a block, where oneDNN's
     ``get_size`` reports 0 (so nothing is ever accessed out of bounds).
+    Computed from the blocking: no work per index.
     """
     if md.ndims == 0 or md.format_kind != format_kind.blocked or 0 in md.dims:
         return 0
-    table, starts, sizes = _offsets.dim_tables(md, padded=True)
-    last = md.offset0 + sum(int(table[s:s + n].max()) for s, n in zip(starts, sizes))
+    last = _offsets.max_offset(md)
     sub_byte = md.data_type in _dtypes.SUB_BYTE
     size = md.get_size() * (2 if sub_byte else 1) // _dtypes.size(md.data_type)
     elems = max(last + 1, size + md.offset0)
@@ -204,18 +204,22 @@ class memory:
         md = self._md
         if md.ndims == 0:
             return np.empty(0, dtype=np.float32)
-        offs = self._element_offsets()
-        raw = self._bytes()
         dt = md.data_type
+        raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
         if dt in _dtypes.SUB_BYTE:
-            codes = (raw[offs >> 1] >> ((offs & 1) << 2).astype(np.uint8)) & 0xF
-            if dt == data_type.s4:
-                codes = ((codes.astype(np.int8) << 4) >> 4).astype(np.int8)
-            out = codes.view(_dtypes.numpy_dtype(dt)) if dt != data_type.s4 else codes
-        else:
-            out = self.map_data(_dtypes.numpy_dtype(dt, raw=True))[offs]
-            out = out.view(_dtypes.numpy_dtype(dt))
-        return out.reshape(md.dims)
+            out = np.empty(md.dims, dtype=np.uint8)
+            nib, base = _unpack_nibbles(raw, md)
+            _copy_boxes(_offsets.logical_boxes(md), nib, base, out, to_logical=True)
+            if dt == data_type.s4:   # sign-extend the 4-bit codes in place
+                np.left_shift(out, 4, out=out)
+                out = out.view(np.int8)
+                np.right_shift(out, 4, out=out)
+                return out
+            return out.view(_dtypes.numpy_dtype(dt))
+        out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
+        if md.nelems:
+            _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
+        return out.view(_dtypes.numpy_dtype(dt))
 
     def from_numpy(self, array):
         """Write a logical array of shape ``dims`` (padding zero-filled).
@@ -232,37 +236,92 @@ class memory:
         raw = self._bytes()
         if not raw.flags.writeable:
             raise invalid("memory buffer is read-only")
-        offs = self._element_offsets()
-        self.zero_pad()
+        # Everything that can fail (the cast) happens before the first write.
+        values = arr.astype(_dtypes.numpy_dtype(dt), order="C", copy=False)
         if dt in _dtypes.SUB_BYTE:
-            codes = np.ascontiguousarray(arr.astype(_dtypes.numpy_dtype(dt))).reshape(-1)
-            codes = codes.view(np.uint8) & 0xF
-            shift = ((offs & 1) << 2).astype(np.uint8)
-            byte = offs >> 1
-            # one nibble at a time: two elements may share a byte
-            for parity in (0, 1):
-                sel = (offs & 1) == parity
-                b = byte[sel]
-                keep = np.uint8(0xF0 if parity == 0 else 0x0F)
-                raw[b] = (raw[b] & keep) | (codes[sel] << shift[sel])
-        else:
-            values = arr.astype(_dtypes.numpy_dtype(dt)).reshape(-1)
-            view = self.map_data(_dtypes.numpy_dtype(dt, raw=True))
-            view[offs] = values.view(view.dtype)
+            nib, base = _unpack_nibbles(raw, md)
+            _zero_boxes(_offsets.padding_boxes(md), nib, base)
+            _copy_boxes(_offsets.logical_boxes(md), nib, base, values.view(np.uint8),
+                        to_logical=False)
+            _pack_nibbles(nib, raw, base)
+            return
+        self.zero_pad()
+        _copy_boxes(_offsets.logical_boxes(md), raw, 0,
+                    values.view(_dtypes.numpy_dtype(dt, raw=True)), to_logical=False)
 
     def zero_pad(self):
         """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
-        offs = _offsets.padding_offsets(self._md)
-        if offs.size == 0:
+        boxes = _offsets.padding_boxes(self._md)
+        if not boxes:
             return
         raw = self._bytes()
         if self._md.data_type in _dtypes.SUB_BYTE:
-            for parity in (0, 1):
-                b = offs[(offs & 1) == parity] >> 1
-                raw[b] &= np.uint8(0xF0 if parity == 0 else 0x0F)
+            nib, base = _unpack_nibbles(raw, self._md)
+            _zero_boxes(boxes, nib, base)
+            _pack_nibbles(nib, raw, base)
         else:
-            view = self.map_data(np.dtype("u%d" % _dtypes.size(self._md.data_type)))
-            view[offs] = 0
+            _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self._md.data_type)))
 
     def __repr__(self):
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
+
+
+# -- logical copies by strided boxes: no per-element offset tables ---------------
+def _copy_boxes(boxes, buf, base, arr, to_logical):
+    """Copy every box between the physical ``buf`` (element-addressed, its
+    element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
+    steps (runs by memcpy, transposes by tiles): the cost grows with the
+    tensor only, and nothing is allocated."""
+    esize = arr.itemsize
+    room = buf.nbytes // esize
+    pa, la = buf.ctypes.data, arr.ctypes.data
+    for offset, starts, _, axes in boxes:
+        steps, loff = [], 0
+        for d, dim_axes in enumerate(axes):
+            stride = arr.strides[d] // esize
+            loff += starts[d] * stride
+            for n, s in reversed(dim_axes):
+                steps.append((n, s, stride))
+                stride *= n
+        if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
+            raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+        phys, logical = pa + (offset - base) * esize, la + loff * esize
+        if to_logical:
+            _offsets.copy_box(phys, logical, esize, steps)
+        else:
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
+
+
+def _box_view(buf, base, offset, axes, dtype):
+    """A numpy view of the element-addressed ``buf`` (element 0 at offset
+    ``base``) over one box's axes; numpy checks it stays inside ``buf``."""
+    axes = [ax for dim_axes in axes for ax in dim_axes]
+    itemsize = dtype.itemsize
+    return np.ndarray(tuple(n for n, _ in axes), dtype, buf, (offset - base) * itemsize,
+                      tuple(s * itemsize for _, s in axes))
+
+
+def _zero_boxes(boxes, buf, base, dtype=np.dtype(np.uint8)):
+    for offset, _, _, axes in boxes:
+        _box_view(buf, base, offset, axes, dtype)[...] = 0
+
+
+def _unpack_nibbles(raw, md):
+    """The bytes the layout reaches as one uint8 per nibble (low nibble first);
+    returns it with the nibble offset of its first entry."""
+    first = md.offset0 >> 1
+    end = (_offsets.max_offset(md) >> 1) + 1 if md.nelems else first
+    packed = raw[first:end]
+    nib = np.empty(2 * packed.size, dtype=np.uint8)
+    np.bitwise_and(packed, 0xF, out=nib[0::2])
+    np.right_shift(packed, 4, out=nib[1::2])
+    return nib, 2 * first
+
+
+def _pack_nibbles(nib, raw, base):
+    """Store ``_unpack_nibbles``' array back (values are masked to 4 bits)."""
+    lo, hi = nib[0::2], nib[1::2]
+    np.bitwise_and(lo, 0xF, out=lo)
+    np.left_shift(hi, 4, out=hi)
+    first = base >> 1
+    np.bitwise_or(lo, hi, out=raw[first:first + lo.size])

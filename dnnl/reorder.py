@@ -331,9 +331,7 @@ class reorder(primitive):
                              or any(q is not None for q in self._quant))
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
-            self._plans = {}
-            if not self._runtime:
-                self._plans[(src_md, dst_md)] = self._plan(src_md, dst_md)
+            self._plans = {}    # built at first use: creation costs no per-index work
 
         def _plan(self, src_md, dst_md):
             return build_plan(src_md, dst_md, self._quant, self._convert, GENERIC_PLANS)
@@ -386,7 +384,7 @@ class reorder(primitive):
         else:
             src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM", pd._src_md)
             dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", pd._dst_md, output=True)
-            plan = pd._plans[(pd._src_md, pd._dst_md)]
+            plan = pd.plan_for(pd._src_md, pd._dst_md)
         self._check_scratchpad(args)
         if not pd._convert:
             plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))

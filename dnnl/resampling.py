@@ -421,6 +421,15 @@ class _resampling_pd(primitive_desc):
     kind = primitive_kind.resampling
     _impl = "ref:any"
 
+    @property
+    def _plan(self):
+        """The kernel plan (None for an empty problem), built at first use:
+        its tables grow with the output, so creation does not build them."""
+        plan = self.__dict__.get("_plan_built", False)
+        if plan is False:
+            plan = self._plan_built = None if self._noop else self._build_plan()
+        return plan
+
     def get_prop_kind(self):
         return self._prop
 
@@ -537,8 +546,9 @@ class resampling_forward(primitive):
                             if isinstance(e, binary_entry)]
             self._num_inputs = 1 + len(self._binary)
             self._noop = src_md.nelems == 0 or dst_md.nelems == 0
-            self._plan = None if self._noop else _fwd_plan(alg, src_md, dst_md,
-                                                           self._entries)
+
+        def _build_plan(self):
+            return _fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
 
         def exec_args(self):
             args = {ARG_SRC: self._src_md, ARG_DST: self._dst_md}
@@ -653,7 +663,9 @@ class resampling_backward(primitive):
             self._factors = _stored_factors(ds_md.dims, dd_md.dims)
             self._num_inputs = 1
             self._noop = ds_md.nelems == 0
-            self._plan = None if self._noop else _bwd_plan(alg, ds_md, dd_md)
+
+        def _build_plan(self):
+            return _bwd_plan(self._alg, self._ds_md, self._dd_md)
 
         def exec_args(self):
             return {ARG_DIFF_DST: self._dd_md, ARG_DIFF_SRC: self._ds_md}
