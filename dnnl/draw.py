@@ -13,8 +13,8 @@ its second-innermost dim). matplotlib is an optional dependency:
 >>> grid = dnnl.draw.layout_grid(md)
 >>> grid.row_width, grid.group, len(grid.cells)
 (8, 8, 96)
->>> grid.cells[8], grid.cells[16]   # offset 8: next pixel; 16..: padding
-(('element', (0, 0, 0, 1)), ('padding', (0, 16, 0, 0)))
+>>> grid.cells[8], grid.cells[64], grid.cells[65]   # next pixel; last block
+(('element', (0, 0, 0, 1)), ('element', (0, 16, 0, 0)), ('padding', (0, 17, 0, 0)))
 """
 import math
 from typing import NamedTuple
