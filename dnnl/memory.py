@@ -10,10 +10,10 @@ import ctypes
 
 import numpy as np
 
-from dnnl import _dtypes
+from dnnl import _args, _dtypes
 from dnnl._desc import RUNTIME, desc
-from dnnl._enums import MACROS, data_type, format_kind, format_tag
-from dnnl._error import invalid
+from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
+from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels import offsets as _offsets
 from dnnl.engine import engine
 
@@ -23,20 +23,72 @@ _ALIGNMENT = 64
 
 
 def _aligned_bytes(nbytes):
-    raw = np.empty(nbytes + _ALIGNMENT, dtype=np.uint8)
+    try:
+        raw = np.empty(nbytes + _ALIGNMENT, dtype=np.uint8)
+    except (MemoryError, ValueError):   # numpy: "array is too big"
+        raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
     shift = (-raw.ctypes.data) % _ALIGNMENT
     return raw[shift:shift + nbytes]
 
 
 def _address_of(handle):
     """A raw address from an int or any ctypes pointer-like object, else None."""
-    if isinstance(handle, (int, np.integer)) and not isinstance(handle, bool):
-        return int(handle)
+    if isinstance(handle, (int, np.integer)) and not isinstance(handle, (bool, np.bool_)):
+        address = int(handle)
+        if not 0 <= address < 2 ** 64:
+            raise invalid("handle %s is not an address (0 .. 2**64 - 1)"
+                          % _args.short(address))
+        return address
     if isinstance(handle, ctypes.c_void_p):
         return handle.value or 0
     if isinstance(handle, (ctypes._Pointer, ctypes.Array)):
         return ctypes.cast(handle, ctypes.c_void_p).value or 0
     return None
+
+
+def _check_ctypes_size(handle, nbytes):
+    """A ctypes array knows its size: refuse one smaller than the layout."""
+    if isinstance(handle, ctypes.Array) and ctypes.sizeof(handle) < nbytes:
+        raise invalid("handle is a ctypes array of %d bytes; the descriptor needs %d"
+                      % (ctypes.sizeof(handle), nbytes))
+
+
+def _buffer_bytes(handle, md):
+    """The bytes of a buffer-protocol ``handle``, after checking its element
+    type: raw bytes (uint8, void, bytearray) or the descriptor's data type."""
+    if isinstance(handle, np.ndarray):
+        if not handle.flags.c_contiguous:
+            raise invalid("handle array must be C-contiguous")
+        _check_element_type(handle.dtype, md)
+        return handle.reshape(-1).view(np.uint8)
+    try:
+        view = memoryview(handle)
+    except TypeError:
+        raise wrong_type("handle must be a buffer, an address or a ctypes pointer, "
+                         "not %s" % _args.a_type(handle)) from None
+    if not view.c_contiguous:
+        raise invalid("handle buffer must be C-contiguous")
+    try:
+        dtype = np.dtype(view.format)
+    except TypeError:
+        dtype = np.dtype((np.void, view.itemsize))
+    _check_element_type(dtype, md)
+    flat = view.cast("B") if view.ndim != 1 or view.format != "B" else view
+    return np.frombuffer(flat, dtype=np.uint8)
+
+
+def _check_element_type(dtype, md):
+    if dtype.kind == "V" or dtype == np.uint8 or md.ndims == 0:
+        return
+    code = md.data_type
+    if code in _dtypes.SUB_BYTE or code == data_type.undef:
+        ok = ()
+    else:
+        ok = (_dtypes.numpy_dtype(code), _dtypes.numpy_dtype(code, raw=True))
+    if dtype not in ok:
+        raise wrong_type("handle holds %s elements, not %s: pass an array of the "
+                         "descriptor's data type or raw bytes (uint8)"
+                         % (dtype, code.name))
 
 
 def span_bytes(md):
@@ -57,6 +109,19 @@ def span_bytes(md):
     if sub_byte:
         return (elems + 1) // 2
     return elems * _dtypes.size(md.data_type)
+
+
+def _logical_values(arr, dt):
+    """``arr`` cast to the element type of ``dt`` (C-contiguous); numbers only."""
+    if arr.dtype.kind not in "biuf" and not (
+            arr.dtype.kind == "V" and arr.dtype.names is None and arr.dtype.itemsize <= 2):
+        raise wrong_type("array holds %s values; from_numpy needs numbers" % arr.dtype)
+    try:
+        values = arr.astype(_dtypes.numpy_dtype(dt))
+    except (TypeError, ValueError) as exc:
+        raise wrong_type("array of %s cannot be cast to %s: %s"
+                         % (arr.dtype, dt.name, exc)) from None
+    return np.ascontiguousarray(values)
 
 
 class memory:
@@ -87,10 +152,8 @@ class memory:
     def __init__(self, md, aengine, handle=DNNL_MEMORY_ALLOCATE):
         if md is None:
             md = desc()
-        if not isinstance(md, desc):
-            raise invalid("memory needs a dnnl.memory.desc, got %r" % type(md).__name__)
-        if not isinstance(aengine, engine):
-            raise invalid("memory needs a dnnl.engine")
+        _args.instance(md, desc, "md")
+        _args.instance(aengine, engine, "aengine")
         if md.format_kind == format_kind.any:
             raise invalid("cannot create memory for a descriptor with format any")
         if RUNTIME in md.dims or RUNTIME in md.strides:
@@ -102,6 +165,7 @@ class memory:
 
     # -- the buffer -----------------------------------------------------------
     def _attach(self, handle):
+        handle = _interop_handle(handle)
         nbytes = self._nbytes
         if handle is None:
             handle = DNNL_MEMORY_NONE
@@ -111,23 +175,14 @@ class memory:
         elif address == DNNL_MEMORY_NONE:
             self._data = None
         elif address is not None:
-            if address < 0:
-                raise invalid("invalid data handle %#x" % address)
+            _check_ctypes_size(handle, nbytes)
             buf = (ctypes.c_uint8 * nbytes).from_address(address) if nbytes else None
             self._data = (np.ctypeslib.as_array(buf) if nbytes
                           else np.empty(0, dtype=np.uint8))
         else:
-            try:
-                view = memoryview(handle)
-            except TypeError:
-                raise invalid("data handle must be a buffer, an address or a "
-                              "ctypes pointer, not %r" % type(handle).__name__) from None
-            if not view.c_contiguous:
-                raise invalid("data handle buffer must be C-contiguous")
-            data = np.frombuffer(view.cast("B") if view.ndim != 1 or view.format != "B"
-                                 else view, dtype=np.uint8)
+            data = _buffer_bytes(handle, self._md)
             if data.size < nbytes:
-                raise invalid("buffer of %d bytes is too small for %r, which needs %d"
+                raise invalid("handle has %d bytes, too few for %r, which needs %d"
                               % (data.size, self._md, nbytes))
             self._data = data
         self._handle_obj = handle
@@ -184,7 +239,12 @@ class memory:
             if self._md.data_type in _dtypes.SUB_BYTE or self._md.ndims == 0:
                 return raw
             dtype = _dtypes.numpy_dtype(self._md.data_type)
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise wrong_type("dtype %s is not a numpy dtype" % _args.short(dtype)) from None
+        if dtype.itemsize == 0 or dtype.hasobject:
+            raise invalid("dtype %s cannot view raw memory" % dtype)
         usable = raw.size - raw.size % dtype.itemsize
         return raw[:usable].view(dtype)
 
@@ -237,7 +297,7 @@ class memory:
         if not raw.flags.writeable:
             raise invalid("memory buffer is read-only")
         # Everything that can fail (the cast) happens before the first write.
-        values = arr.astype(_dtypes.numpy_dtype(dt), order="C", copy=False)
+        values = _logical_values(arr, dt)
         if dt in _dtypes.SUB_BYTE:
             nib, base = _unpack_nibbles(raw, md)
             _zero_boxes(_offsets.padding_boxes(md), nib, base)
@@ -264,6 +324,87 @@ class memory:
 
     def __repr__(self):
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
+
+    # -- arrays: numpy / DLPack interop (implemented in dnnl.arrays) -----------
+    @staticmethod
+    def from_array(x, tag=None):
+        """A memory over ``x``'s buffer, without copying (see
+        :func:`dnnl.arrays.from_array`).
+
+        Parameters
+        ----------
+        x : array_like
+            A numpy array, a ``__dlpack__`` producer (a torch tensor) or a
+            buffer-protocol object.
+        tag : str or dnnl.memory.format_tag, optional
+            A plain layout matching ``x``'s strides; by default the one they
+            describe (``abcd...`` for C order, ``acdb`` for channels last).
+
+        Returns
+        -------
+        dnnl.memory
+
+        Examples
+        --------
+        >>> import dnnl, numpy as np
+        >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        >>> mem = dnnl.memory.from_array(x)
+        >>> mem.get_desc().dims, mem.get_data_handle() == x.ctypes.data
+        ((2, 3), True)
+        """
+        from dnnl import arrays
+        return arrays.from_array(x, tag)
+
+    @property
+    def array(self):
+        """The physical buffer as a numpy array shaped by the blocking (no copy).
+
+        Outer dims in memory order, then the inner blocks, padding included:
+        ``nChw16c`` of 2x17x3x4 is ``(2, 2, 3, 4, 16)``; ``nhwc`` is
+        ``(N, H, W, C)``. Writes go to the memory. Sub-byte types (s4, u4,
+        f4) raise ``dnnl.error``: use :meth:`map_data`.
+
+        Examples
+        --------
+        >>> import dnnl
+        >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw16c")
+        >>> dnnl.memory(md, dnnl.engine(dnnl.engine.kind.cpu, 0)).array.shape
+        (2, 2, 3, 4, 16)
+        """
+        from dnnl import arrays
+        return arrays.physical_array(self)
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(mem)``: the logical array, shape ``dims``.
+
+        For a plain layout (no blocks) it is a view of the buffer: writes
+        through it reach the memory. For a blocked layout it is a logical
+        copy (``copy=False`` raises), as :meth:`to_numpy`.
+        """
+        from dnnl import arrays
+        return arrays.to_array(self, dtype, copy)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export of a plain layout (``np.from_dlpack(mem)``,
+        ``torch.from_dlpack(mem)`` share the buffer). Blocked layouts and
+        types numpy cannot export (bf16, f8) raise ``dnnl.error`` (also a
+        ``BufferError``)."""
+        from dnnl import arrays
+        return arrays.dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """``(kDLCPU, 0)``: the buffer is in host memory."""
+        from dnnl import arrays
+        return arrays.dlpack_device(self)
+
+
+def _interop_handle(handle):
+    """A torch tensor or other ``__dlpack__`` producer as a numpy view."""
+    if handle is None or isinstance(handle, (int, np.ndarray, bytes, bytearray)) \
+            or not hasattr(handle, "__dlpack__"):
+        return handle
+    from dnnl import arrays
+    return arrays.memory_handle(handle)
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------
