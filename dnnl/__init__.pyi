@@ -22,6 +22,11 @@ from dnnl._enums import status as status
 from dnnl._cache import get_primitive_cache_capacity as get_primitive_cache_capacity
 from dnnl._cache import set_primitive_cache_capacity as set_primitive_cache_capacity
 from dnnl._error import error as error
+from dnnl._error import invalid_arguments as invalid_arguments
+from dnnl._error import invalid_type as invalid_type
+from dnnl._error import out_of_memory as out_of_memory
+from dnnl._error import runtime_error as runtime_error
+from dnnl._error import unimplemented as unimplemented
 from dnnl.arrays import convert as convert
 from dnnl.arrays import dequantize as dequantize
 from dnnl.arrays import quantize as quantize

@@ -16,7 +16,9 @@ ARG_FROM: int
 ARG_TO: int
 INTEGRAL: frozenset[data_type]
 SUPPORTED: Any
-PARALLEL_MIN_ELEMS: int
+QUANT_ARGS: tuple[int, ...]
+QUANT_NAMES: tuple[str, ...]
+QUANT_DTYPES: tuple[type, ...]
 GENERIC_PLANS: bool
 
 def build_plan(src_md: desc, dst_md: desc, quant: Any, convert: bool,

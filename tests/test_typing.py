@@ -64,7 +64,8 @@ def test_mypy_strict_on_user_script_and_pages(tmp_path):
     parser = doctest.DocTestParser()
     for page in sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)):
         source = "".join(e.source for e in parser.get_examples(open(page).read()))
-        if not source:
+        # errors.md calls the API with wrong types on purpose (what it raises)
+        if not source or page.endswith("errors.md"):
             continue
         name = os.path.relpath(page, os.path.join(ROOT, "docs"))[:-3]
         path = tmp_path / ("page_%s.py" % name.replace(os.sep, "_"))
