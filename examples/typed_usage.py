@@ -86,7 +86,7 @@ def main() -> None:
     try:
         dnnl.memory.desc([2, -1], "f32", "ab")
     except dnnl.error as e:
-        print("bad dims:", e.status)
+        print("bad dims:", e.status.name)
     if hasattr(dnnl, "convert"):     # the one-line functions
         one_liners(x)
         print("one-line functions: ok")
