@@ -18,7 +18,6 @@ from dnnl._desc import RUNTIME, desc, equal
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
-from dnnl._kernels.reorder import Plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
 from dnnl.memory import memory
@@ -263,6 +262,7 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     esize = 0 if src_md.data_type in _dtypes.SUB_BYTE else _dtypes.size(src_md.data_type)
     pad = _offsets.padding_offsets(dst_md)
     parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
+    from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
     return Plan(sizes, tables, linear, convert, esize, int(src_md.data_type), int(ddt),
                 pad, parallel, tile, fused=not generic)
 

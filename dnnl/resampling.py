@@ -32,7 +32,6 @@ from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
-from dnnl._kernels.resampling import BwdPlan, FwdPlan
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl.engine import engine
 from dnnl.memory import memory
@@ -371,6 +370,7 @@ def _fwd_plan(alg, src_md, dst_md, entries):
              dC=dtab[1], dS=dtab[2:], dW_unit=_unit(dtab[4]), runs=runs, L=L,
              post_ops=po, parallel=work >= PARALLEL_MIN,
              pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
+    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
     return FwdPlan(d)
 
 
@@ -413,6 +413,7 @@ def _bwd_plan(alg, diff_src_md, diff_dst_md):
              dW_unit=_unit(dtab[4]), runs=runs, L=L, parallel=work >= PARALLEL_MIN,
              pad=_offsets.padding_offsets(diff_src_md),
              esize=_dtypes.size(diff_src_md.data_type))
+    from dnnl._kernels.resampling import BwdPlan
     return BwdPlan(d)
 
 

@@ -45,6 +45,7 @@ import os
 import sys
 import time
 
+from dnnl import _isa
 from dnnl._desc import RUNTIME
 from dnnl._enums import C, data_type, format_kind
 
@@ -189,8 +190,7 @@ def header_lines():
         _line("info,dnnl for Python v%s (oneDNN v%s semantics)"
               % (getattr(dnnl, "__version__", "?"), ONEDNN_VERSION)),
         _line("info,cpu,runtime:OpenMP,nthr:%s" % nthr),
-        _line("info,cpu,isa:Python %d.%d + Cython kernels"
-              % sys.version_info[:2]),
+        _line("info,cpu,isa:" + _isa.isa_info()),
         _line("info,gpu,runtime:none"),
         _line("primitive,info,template:%s%s" % (ts, TEMPLATE)),
     ]
