@@ -6,7 +6,7 @@ Every contender runs in this process on the same data, round-robin (one run
 of each in turn, so that load on a shared machine hits them alike); each time
 is the best of BENCH_REPEATS rounds after a warm-up. Ratios are contender time / our time (above
 1: we are faster). PyTorch and real oneDNN are used when installed (oneDNN:
-see ../shared/ORACLE.md; set DNNL_ORACLE_VENV to its virtual environment).
+see docs/internals/conformance.md; set DNNL_ORACLE_VENV to its virtual environment).
 """
 import ctypes
 import os

@@ -3,8 +3,8 @@
 A descriptor is an immutable value: logical ``dims`` in the primitive's order,
 a data type, and for the ``blocked`` format kind the per-dim ``strides`` (in
 elements, between consecutive outer blocks) plus inner blocks. Every rule here
-follows oneDNN 3.13 (``src/common/memory_desc.cpp``, ``memory_desc_wrapper``),
-section numbers refer to ``spec/memory.md``.
+follows oneDNN 3.13 (``src/common/memory_desc.cpp``,
+``src/common/memory_desc_wrapper.hpp``, ``src/common/type_helpers.hpp``).
 """
 import math
 
@@ -184,7 +184,7 @@ class desc:
         return self.ndims == 0
 
     def get_size(self, index=0):
-        """Bytes the layout spans from its origin (offset0 excluded), §7."""
+        """Bytes the layout spans from its origin (offset0 excluded)."""
         return size_of(self, index)
 
     def data_type_size(self):
@@ -297,7 +297,7 @@ def dense_strides(dims, like=None):
 ZERO = desc._make(0, (), data_type.undef, (), (), 0, format_kind.undef)
 
 
-# -- validation (§6) -----------------------------------------------------------
+# -- validation ----------------------------------------------------------------
 def sanity_check(ndims, dims, dt, kind=format_kind.undef):
     """``memory_desc_sanity_check``: all failures are invalid_arguments."""
     if ndims == 0:
@@ -322,7 +322,7 @@ def sanity_check(ndims, dims, dt, kind=format_kind.undef):
 
 
 def strides_check(md):
-    """``memory_desc_strides_check`` (§6.2): no overlap, sub-byte parity, size."""
+    """``memory_desc_strides_check``: no overlap, sub-byte parity, size."""
     nd = md.ndims
     if nd == 0 or 0 in md.padded_dims:
         return
@@ -358,7 +358,7 @@ def strides_check(md):
         raise invalid("the layout's byte size overflows size_t")
 
 
-# -- creation (§5, §6.3) -------------------------------------------------------
+# -- creation --------------------------------------------------------------------
 def from_tag(dims, dt, tag):
     ndims = len(dims)
     if ndims > MAX_NDIMS:
@@ -377,7 +377,7 @@ def from_tag(dims, dt, tag):
 
 
 def blocked(dims, dt, perm, inner_blks, inner_idxs):
-    """``fill_blocked`` (§5.2): dense outer dims in ``perm`` order around blocks."""
+    """``fill_blocked``: dense outer dims in ``perm`` order around blocks."""
     ndims = len(dims)
     blocks = [1] * ndims
     for blk, idx in zip(inner_blks, inner_idxs):
@@ -416,7 +416,7 @@ def from_strides(dims, dt, strides):
     return md
 
 
-# -- size (§7) -----------------------------------------------------------------
+# -- size -----------------------------------------------------------------------
 def size_of(md, index=0):
     if md.format_kind not in (format_kind.blocked,) or md.ndims == 0 or 0 in md.dims:
         return 0
@@ -437,7 +437,7 @@ def size_of(md, index=0):
     return nbytes
 
 
-# -- sub-memory (§9) -------------------------------------------------------------
+# -- sub-memory -------------------------------------------------------------------
 def submemory(parent, dims, offsets):
     nd = parent.ndims
     sanity_check(nd, parent.dims, parent.data_type, parent.format_kind)
@@ -465,7 +465,7 @@ def submemory(parent, dims, offsets):
     return parent._replace(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
 
 
-# -- permute_axes (§11) ------------------------------------------------------------
+# -- permute_axes -------------------------------------------------------------------
 def permute_axes(md, perm):
     nd = md.ndims
     sanity_check(nd, md.dims, md.data_type, md.format_kind)
@@ -490,7 +490,7 @@ def permute_axes(md, perm):
     return md._replace(**fields)
 
 
-# -- reshape (§10) -------------------------------------------------------------------
+# -- reshape --------------------------------------------------------------------------
 def reshape(md, new_dims):
     nd_in, nd_out = md.ndims, len(new_dims)
     sanity_check(nd_in, md.dims, md.data_type, md.format_kind)
@@ -586,7 +586,7 @@ def reshape(md, new_dims):
                        inner_idxs=tuple(o_idxs))
 
 
-# -- equality (§12) --------------------------------------------------------------
+# -- equality ---------------------------------------------------------------------
 def _equality_key(md):
     if md.ndims == 0:
         return (0,)

@@ -2,7 +2,7 @@
 
 Both classes are shaped like oneDNN 3.13's C++ API (``dnnl::primitive_attr``,
 ``dnnl::post_ops``) and validate their arguments exactly as the C API does
-(``src/common/primitive_attr.cpp``; digest in spec/attributes.md): a bad
+(``src/common/primitive_attr.cpp``, ``primitive_attr_quant.hpp``): a bad
 argument raises :class:`dnnl.error` carrying the status oneDNN returns
 (``invalid_arguments`` for bad values, ``out_of_memory`` for a 33rd post-op).
 

@@ -1,7 +1,7 @@
 """``dnnl.reorder``: copy a tensor between layouts and data types.
 
-Semantics are oneDNN 3.13's reference reorder (``simple:any``, spec/reorder.md
-§3): for every logical index ``x``
+Semantics are oneDNN 3.13's reference reorder (``simple:any``,
+src/cpu/reorder/simple_reorder.hpp): for every logical index ``x``
 
     t = s_src[x] * (src[x] - zp_src[x])
     t = t + beta * dst_old[x]            (sum post-op)
@@ -9,7 +9,7 @@ Semantics are oneDNN 3.13's reference reorder (``simple:any``, spec/reorder.md
 
 in f32, one rounding per operation. A reorder between equal data types with
 no attributes is an exact bit copy. Validation follows oneDNN's order and
-statuses (spec/reorder.md §2, §10).
+statuses (src/common/reorder.cpp, src/cpu/reorder/cpu_reorder.cpp).
 """
 import numpy as np
 
@@ -30,7 +30,7 @@ ARG_TO = C["DNNL_ARG_TO"]
 INTEGRAL = frozenset({dt.s64, dt.s32, dt.s8, dt.u8, dt.s4, dt.u4})
 INT4 = frozenset({dt.s4, dt.u4, dt.f4_e2m1})
 
-# spec/reorder.md §10: the pairs oneDNN's CPU reorder implements. (Integer to
+# The pairs oneDNN's CPU reorder implements (src/cpu/reorder/). (Integer to
 # s64/e8m0/int4 pairs that oneDNN creates but never writes are left out.)
 SUPPORTED = {
     dt.f32: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3,

@@ -2,8 +2,8 @@
 linear resampling of N x C x [D x] [H x] W tensors, in any layout.
 
 Semantics are oneDNN 3.13's reference implementation (``ref:any``,
-spec/resampling.md); section numbers below refer to it. Per spatial axis with
-input extent ``IN`` and output extent ``OUT``, in f32 and in this order (§5)::
+src/cpu/ref_resampling.cpp, src/cpu/resampling_utils.hpp). Per spatial axis with
+input extent ``IN`` and output extent ``OUT``, in f32 and in this order::
 
     map(o) = ((o + 0.5) * IN) / OUT - 0.5
     nearest: i = roundf(map(o))                       (half away from zero)
@@ -14,9 +14,9 @@ Linear interpolates D, then H, then W, each step ``a*w_left + b*(1 - w_left)``.
 Forward post-ops (sum, eltwise, binary) run in f32 before the single
 conversion to the destination type. Backward (``backward_data``) overwrites
 diff_src with f32 sums over the contributing diff_dst elements; backward
-nearest is the exact transpose of the forward mapping (our policy, §9.1).
+nearest is the exact transpose of the forward mapping (docs/internals/semantics.md).
 
-Validation follows oneDNN's order and statuses (§2): bad algorithm, prop kind,
+Validation follows oneDNN's order and statuses (src/common/resampling.cpp): bad algorithm, prop kind,
 ndims, missing src, missing dst *and* factors, src format ``any`` (forward),
 runtime dims, ndims / N / C mismatches give ``invalid_arguments``; attributes
 other than post-ops (forward) or any attribute (backward), unsupported
@@ -58,7 +58,7 @@ def post_op_src1_arg(idx):
     return POST_OP_BASE * (idx + 1) | ARG_SRC_1
 
 
-# ------------------------------------------------------------ coefficients (§5-9)
+# ------------------------------------------------------------ coefficients
 def _map(o, n_out, n_in):
     """``((o + 0.5) * n_in) / n_out - 0.5`` in f32, one rounding per step."""
     with np.errstate(all="ignore"):
@@ -79,13 +79,13 @@ def _ceil_idx(x):
 
 
 def nearest_indices(n_in, n_out):
-    """Source index of every output index (§6), clamped into [0, n_in)."""
+    """Source index of every output index, clamped into [0, n_in)."""
     idx = _roundf(_map(np.arange(n_out), n_out, n_in))
     return np.clip(idx, 0, max(n_in - 1, 0))
 
 
 def linear_coeffs(n_in, n_out):
-    """``(left, right, w_left)`` per output index (§7)."""
+    """``(left, right, w_left)`` per output index."""
     s = _map(np.arange(n_out), n_out, n_in)
     left = np.clip(np.trunc(s.astype(np.float64)).astype(np.int64), 0, max(n_in - 1, 0))
     right = np.clip(np.minimum(_ceil_idx(s), n_in - 1), 0, max(n_in - 1, 0))
@@ -95,7 +95,7 @@ def linear_coeffs(n_in, n_out):
 
 def backward_linear_ranges(n_in, n_out):
     """Per input index x: ``[(start, end) as x the left tap, as the right tap]``
-    and per output index the weights ``(1 - w, w)`` (§9.2, the gather form)."""
+    and per output index the weights ``(1 - w, w)`` (the gather form)."""
     x = np.arange(n_in)
     ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
     le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
@@ -189,7 +189,7 @@ def _stored_factors(src_dims, dst_dims):
 
 
 def _init_desc(fwd, alg, factors, src_md, dst_md):
-    """``resampling_desc_init`` (§2, §3); returns (src_md, dst_md)."""
+    """``resampling_desc_init``; returns (src_md, dst_md)."""
     try:
         alg = algorithm(int(alg))
     except (TypeError, ValueError):
@@ -233,7 +233,7 @@ def _check_types(*mds):
 
 
 def _check_fwd_attr(attr, dst_md):
-    """``resampling_attr_check`` for forward: post-ops only (§2, §12)."""
+    """``resampling_attr_check`` for forward: post-ops only."""
     if attr.non_default_parts(dst_md.data_type) - {"post_ops"}:
         raise unimpl("resampling forward supports only post-op attributes")
     entries = attr.post_ops_.entries
@@ -429,7 +429,7 @@ class _resampling_pd(primitive_desc):
         return self._alg
 
     def get_factors(self):
-        """The stored factors ``dst / src`` per spatial dim (§3)."""
+        """The stored factors ``dst / src`` per spatial dim."""
         return list(self._factors[:self._ndims - 2])
 
     def query_factors(self):

@@ -12,15 +12,11 @@ C-style error checking at every call.
 Run: ``python examples/cross_engine_reorder.py``.
 """
 import ctypes
-import os
-import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [_HERE, os.path.dirname(_HERE)]   # run from a source checkout
-import dnnl.capi as dnnl_h  # noqa: E402  (oneDNN's constants under their C names)
-from example_utils import (dims_t, impl_name, exec_args, load_lib, make_check,  # noqa: E402
+import dnnl.capi as dnnl_h  # oneDNN's constants under their C names
+from example_utils import (dims_t, impl_name, exec_args, load_lib, make_check,
                            read_from_dnnl_memory, write_to_dnnl_memory)
 
 

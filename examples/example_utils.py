@@ -3,7 +3,8 @@
 The examples are ctypes programs: they call ``lib.dnnl_*`` functions with
 ``ctypes`` handles, out-parameters and arrays. ``lib`` is ``dnnl.capi`` by
 default; ``load_lib("onednn")`` loads real oneDNN (``libdnnl.so.3`` from the
-virtual environment described in ``ORACLE.md``) so the same program can run
+virtual environment of ``$DNNL_ORACLE_VENV``,
+docs/internals/conformance.md) so the same program can run
 on both.
 """
 import ctypes
@@ -65,8 +66,11 @@ def load_lib(which=None):
     (also chosen by ``DNNL_EXAMPLE_LIB=onednn``); signatures declared."""
     which = which or os.environ.get("DNNL_EXAMPLE_LIB", "dnnl")
     if which == "onednn":
-        venv = os.environ.get("DNNL_ORACLE_VENV", "/work/onednn-venv")
+        venv = os.environ.get("DNNL_ORACLE_VENV", "")
         libdir = os.path.join(venv, "lib")
+        if not venv or not os.path.exists(os.path.join(libdir, "libdnnl.so.3")):
+            raise SystemExit("real oneDNN not found: set DNNL_ORACLE_VENV to a virtual "
+                             "environment holding `pip install onednn==2026.1.0`")
         os.environ.setdefault("OCL_ICD_FILENAMES", os.path.join(libdir, "libintelocl.so"))
         for dep in ("libintlc.so.5", "libimf.so", "libsvml.so", "libirng.so",
                     "libtbb.so.12", "libsycl.so.9"):

@@ -1,5 +1,5 @@
 """dnnl.primitive_attr: defaults, setters/getters, validation statuses
-(spec/attributes.md sections 1-8, 10), copy semantics, equality,
+(src/common/primitive_attr.cpp), copy semantics, equality,
 has_default_values / non_default_parts."""
 import copy
 import os

@@ -352,9 +352,12 @@ def test_docs_table_lists_every_function():
 @pytest.mark.parametrize("name", ["reorder", "resampling", "cross_engine_reorder"])
 def test_examples_run(name, capsys):
     from dnnl._capi_base import _UNSET
+    examples = os.path.join(ROOT, "examples")
+    sys.path.insert(0, examples)   # what `python examples/x.py` does for its imports
     try:
-        runpy.run_path(os.path.join(ROOT, "examples", name + ".py"), run_name="__main__")
+        runpy.run_path(os.path.join(examples, name + ".py"), run_name="__main__")
     finally:                  # the examples declare signatures on dnnl.capi
+        sys.path.remove(examples)
         sys.modules.pop("example_utils", None)
         for fname in lib.FUNCTIONS:
             fn = getattr(lib, fname)

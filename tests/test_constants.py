@@ -3,7 +3,7 @@
 The header is read here with its own small C-enum evaluator (implicit values,
 aliases, hex), independent of the build's generator; the values must equal
 what the C compiler gave ``dnnl._constants`` and what the IntEnums hold, and
-the format tags must equal the spec's digest (tests/data).
+the format tags must equal the digest in tests/data.
 """
 import json
 import os
@@ -99,7 +99,7 @@ def test_format_tags_match_the_spec_digest():
     ("DNNL_MAX_NDIMS", 12),
 ])
 def test_values_from_spec_tables(name, value):
-    # values stated in spec/tags_and_constants.md
+    # values of oneDNN 3.13's include/oneapi/dnnl/dnnl_types.h and dnnl_common_types.h
     assert _enums.C[name] == value
     if name.startswith("DNNL_"):
         assert getattr(dnnl, name) == value

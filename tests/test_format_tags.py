@@ -1,10 +1,10 @@
 """Every oneDNN format tag (all 1,674 C names, aliases included) against an
 independent model of the blocked layout it names.
 
-The model starts from ``tests/data/format_tag_layout.json`` (a copy of the
-spec's table: per tag, the outer dimension order ``perm`` and the inner
+The model starts from ``tests/data/format_tag_layout.json`` (a digest of
+oneDNN 3.13's tag definitions: per tag, the outer dimension order ``perm`` and the inner
 blocks), not from the library's tag parser, and derives the descriptor from
-first principles (spec/memory.md §5.2 and §7):
+first principles (oneDNN's src/common/memory_desc.cpp):
 
 - a dim split by inner blocks of total size ``B_d`` is padded up to a multiple
   of ``B_d`` and has ``padded_dims[d] / B_d`` outer blocks;
@@ -163,7 +163,7 @@ def test_every_c_name_is_a_format_tag_member():
 
 
 def test_model_matches_spec_worked_examples():
-    """The model reproduces spec/memory.md §5.3 (library outputs)."""
+    """The model reproduces libdnnl 3.13.2's outputs."""
     rows = [
         ([2, 17, 3, 4], "dnnl_aBcd8b", [2, 24, 3, 4], [288, 96, 32, 8], 2304),
         ([3, 32, 32, 2, 2], "dnnl_gOIhw16i16o", None, [4096, 2048, 1024, 512, 256], 49152),

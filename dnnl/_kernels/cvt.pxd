@@ -3,8 +3,8 @@
 
 Inline ``nogil`` helpers shared by every kernel (``cimport`` them; nothing
 here needs the GIL or Python objects). The semantics are those of oneDNN
-3.13's reference reorder (``simple:any``) as digested in
-``spec/data_types.md`` (section numbers below refer to it):
+3.13's reference reorder (``simple:any``; oneDNN's src/common/float16.hpp,
+bfloat16.hpp, float8.cpp, float4.cpp, int4.hpp and src/cpu/simple_q10n.hpp):
 
 decode (raw -> f32), all exact except s32/s64/f64 (RNE, C cast):
   f16     IEEE half; NaN keeps its payload (<< 13) with the quiet bit forced
@@ -16,7 +16,7 @@ decode (raw -> f32), all exact except s32/s64/f64 (RNE, C cast):
           0xffc00000 (negative quiet NaN)
   f4_e2m1 {0, .5, 1, 1.5, 2, 3, 4, 6} with sign (0x8 is -0.0)
   s4/u4   nibble value, s4 two's complement
-encode (f32 -> raw), section 4:
+encode (f32 -> raw):
   integers  NaN -> 0; saturate in f32 to [lo, hi] first, then round half to
             even (default MXCSR mode). s32 hi is 2147483520.0 (0x4effffff):
             f32 >= 2147483520 gives 2147483520, never 2147483647.
@@ -38,7 +38,7 @@ These functions keep IEEE -0.0 and NaN payloads wherever the rule allows;
 the reference reorder's +0.0 artefact (it always adds zp_dst) belongs to
 the reorder kernel, not to the conversion.
 
-f64 and s64 (no oneDNN CPU reorder exists for them, reorder.md section 10;
+f64 and s64 (no oneDNN CPU reorder exists for them, src/cpu/reorder/cpu_reorder.cpp;
 these helpers let logical views and generic kernels touch them):
   f64  decode: C double -> float (RNE, overflow -> inf); encode: exact.
   s64  decode: C int64 -> float (RNE); encode like s32: NaN -> 0, saturate

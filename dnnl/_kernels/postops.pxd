@@ -2,7 +2,7 @@
 """Scalar post-op arithmetic shared by every kernel: eltwise and binary.
 
 Each function is the f32 forward formula of oneDNN 3.13's *reference*
-implementation (spec/post_ops.md section 2 and 3): one rounding per f32
+implementation (src/cpu/primitive_attr_postops.cpp): one rounding per f32
 operation, no fused multiply-add (the build passes -ffp-contract=off), libm
 single-precision functions, comparisons written so that NaN takes the same
 branch as in the reference.  ``alg`` is a ``dnnl_alg_kind_t`` value.

@@ -14,7 +14,7 @@ channel-blocked layouts; src rows that are also unit-stride f32 are read in
 place, so the loops vectorise) or over **width** (``inner = 1``: nchw-like;
 taps are gathers from one source row per (d, h) tap).
 
-Arithmetic is oneDNN's reference (``ref:any``, spec/resampling.md §5-9):
+Arithmetic is oneDNN's reference (``ref:any``, src/cpu/ref_resampling.cpp):
 linear forward interpolates D, then H, then W, each step
 ``a * w + b * (1 - w)`` in f32; post-ops in chain order in f32; one
 conversion at the store. Backward is a gather: each diff_src element sums

@@ -1,5 +1,5 @@
 """The benchdnn harness: option state, batch files, problem loop, results,
-summary, performance report and progress counter (spec/benchdnn.md)."""
+summary, performance report and progress counter (docs/benchdnn.md)."""
 import os
 import re
 import sys

@@ -1,6 +1,7 @@
 """benchdnn's grammar: batch-file tokens, tags, attributes, problem descriptors.
 
-Written from benchdnn's documentation and spec/benchdnn.md (sections 1-6);
+Written from benchdnn's documentation (oneDNN's tests/benchdnn/doc/, in
+particular knobs_attr.md) and the behaviour of tests/benchdnn/utils/parser.cpp;
 no benchdnn code is reused.
 """
 import re

@@ -1,4 +1,4 @@
-"""``--reorder`` driver (spec/benchdnn.md sections 3, 5, 8-11)."""
+"""``--reorder`` driver (oneDNN's tests/benchdnn/reorder/, docs/benchdnn.md)."""
 import time
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""``--resampling`` driver (spec/benchdnn.md sections 3, 5, 8-11)."""
+"""``--resampling`` driver (oneDNN's tests/benchdnn/resampling/, docs/benchdnn.md)."""
 import time
 
 import numpy as np

@@ -1,7 +1,8 @@
 """Slow, obviously-correct numpy reference of every data type conversion.
 
 Independent of the Cython helpers (``dnnl/_kernels/cvt.pxd``); follows
-``spec/data_types.md`` (section numbers below refer to it). The method:
+oneDNN 3.13's conversion rules (src/common/float16.hpp, bfloat16.hpp, float8.cpp,
+float4.cpp, int4.hpp; saturation in src/cpu/simple_q10n.hpp). The method:
 
 * every floating-point format is described by its field widths; the value of
   each code point is computed with the textbook formula in float64 (exact);
@@ -12,10 +13,10 @@ Independent of the Cython helpers (``dnnl/_kernels/cvt.pxd``); follows
   above the largest finite value (inf at 2^(emax+1) for IEEE-like formats,
   so 65520 -> f16 inf; NaN 0x7f at 480 for f8_e4m3, so 464 -> 448 and
   464.5 -> NaN) or by saturating at the largest value (f4_e2m1);
-* f8 formats round twice: f32 -> f16 first, then f16 value -> f8 (section 4.4);
+* f8 formats round twice: f32 -> f16 first, then f16 value -> f8;
 * integer targets: NaN -> 0, clip in float64 to the bounds, then np.rint
   (half to even);
-* NaN results are built bit by bit from the spec's rules.
+* NaN results are built bit by bit from oneDNN's rules.
 
 Codes ("raw" values) are numpy integer arrays: uint16 for f16/bf16, uint8 for
 8-bit formats and for one 4-bit element (0..15), the natural numpy integer
@@ -40,7 +41,7 @@ _CODE_DTYPE = {F16: np.uint16, BF16: np.uint16, E5M2: np.uint8,
                F4_E3M0: np.uint8, S4: np.uint8, U4: np.uint8, S8: np.int8,
                U8: np.uint8, S32: np.int32, S64: np.int64, F64: np.float64,
                F32: np.float32}
-# integer saturation bounds in f32 (section 4.1): s32's upper bound is the
+# integer saturation bounds in f32: s32's upper bound is the
 # largest f32 below 2^31; s64's (our choice, same reasoning) below 2^63.
 INT_BOUNDS = {S8: (-128, 127), U8: (0, 255), S4: (-8, 7), U4: (0, 15),
               S32: (-2.0 ** 31, 2147483520.0), S64: (-2.0 ** 63, 2.0 ** 63 - 2.0 ** 39)}
@@ -86,7 +87,7 @@ def code_values(dt):
 
 def decode(codes, dt):
     """f32 value (float32 array) of raw ``codes`` of type ``dt``
-    (section 3), NaN bit patterns included."""
+    NaN bit patterns included."""
     if dt == F32:
         return np.asarray(codes, np.float32).copy()
     if dt == F64:
@@ -194,7 +195,7 @@ def encode(values, dt):
 
 
 def _encode(values, dt):
-    """Raw codes of f32 ``values`` converted to ``dt`` (section 4)."""
+    """Raw codes of f32 ``values`` converted to ``dt``."""
     x = np.asarray(values, np.float32)
     u = x.view(np.uint32).astype(np.int64)
     nan = np.isnan(x)
@@ -242,7 +243,7 @@ def _encode(values, dt):
 
 def pack_nibbles(nibbles):
     """Two 4-bit codes per byte, element 2k in the LOW nibble of byte k
-    (section 7); a final odd high nibble is 0."""
+    a final odd high nibble is 0."""
     n = [int(v) & 15 for v in np.asarray(nibbles).ravel()]
     if len(n) % 2:
         n.append(0)

@@ -1,4 +1,4 @@
-"""Slow, obviously-correct numpy reference of post-ops (spec/post_ops.md).
+"""Slow, obviously-correct numpy reference of post-ops (src/cpu/primitive_attr_postops.cpp).
 
 Independent of the Cython formulas (``dnnl/_kernels/postops.pxd``):
 

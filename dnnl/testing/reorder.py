@@ -5,8 +5,8 @@ raw codes as ``dnnl.testing.dtypes`` defines them (uint16 for f16/bf16, uint8
 for 8-bit floats and for 4-bit codes, natural integers for s8/u8/s32, float32
 for f32). :func:`codes` turns ``memory.to_numpy()`` output into such codes.
 
-Semantics (spec/reorder.md section 3 and the semantic policy of
-spec/README.md), step by step in numpy float32, one rounding per operation:
+Semantics (src/cpu/reorder/simple_reorder.hpp and the semantic policy of
+docs/internals/semantics.md), step by step in numpy float32, one rounding per operation:
 
     equal data types, no scales, no zero points, no sum  -> bit copy (policy 4)
     s = f32(src)                       integer src with zp: f32(int32(x - zp))
@@ -20,7 +20,7 @@ Quantization parameters are ``(mask, values, groups)``: bit ``d`` of ``mask``
 set means the value varies along logical dim ``d``; ``values`` is the flat
 buffer in row-major order over the quantization dims (the tensor's dims with
 unmasked dims replaced by 1 and the last two dims divided by ``groups``);
-``groups`` is ``()`` or ``(G0, G1)`` (spec/reorder.md section 5.2).
+``groups`` is ``()`` or ``(G0, G1)`` (src/common/primitive_attr_quant.hpp).
 """
 import numpy as np
 
@@ -56,7 +56,7 @@ def quant_index(dims, mask, groups=()):
     """int64 array of shape ``dims``: which value each element uses.
 
     Row-major over the quantization dims; groups divide the indices of the
-    last two dims (spec/reorder.md section 5.2).
+    last two dims (groups).
     """
     nd = len(dims)
     groups = tuple(groups or ())
@@ -99,7 +99,7 @@ def count(dims, mask, groups=()):
 def _per_element(q, dims, dtype):
     mask, values, groups = q
     values = np.asarray(values).reshape(-1)
-    if values.size == 1:          # one value broadcasts (spec section 5.4)
+    if values.size == 1:          # one value broadcasts
         return np.full(tuple(dims), values[0], dtype=dtype)
     return values.astype(dtype)[quant_index(dims, mask, groups)]
 
@@ -408,7 +408,7 @@ def mismatches(got, exp, md):
 
 ALL_DTS = ("f32", "s32", "s8", "u8", "bf16", "f16", "f8_e5m2", "f8_e4m3", "e8m0",
            "s4", "u4", "f4_e2m1", "f64", "s64")
-#: spec/reorder.md section 10 (the pairs this library implements)
+#: the pairs this library implements (oneDNN's src/cpu/reorder/cpu_reorder*.cpp)
 SUPPORTED = {
     "f32": ("f32", "s32", "s8", "u8", "bf16", "f16", "f8_e5m2", "f8_e4m3", "e8m0",
             "s4", "u4", "f4_e2m1"),

@@ -2,16 +2,16 @@
 
 Works on logical arrays (``N x C x [D x] [H x] W``), independent of the
 Cython kernels and of the coefficient code in ``dnnl/resampling.py``. The
-formulas are spec/resampling.md's (oneDNN 3.13's ``ref:any``), section
-numbers refer to it. Every arithmetic step is a numpy float32 operation
+formulas are oneDNN 3.13's ``ref:any`` (src/cpu/ref_resampling.cpp,
+src/cpu/resampling_utils.hpp). Every arithmetic step is a numpy float32 operation
 (one rounding each, no fused multiply-add).
 
 * :func:`forward` -> the f32 result after post-ops (before the final
   conversion); :func:`forward_codes` converts it to the destination type.
 * :func:`backward` -> diff_src in f32 (before conversion): linear as the
-  library's gather (ranges of §9.2, summation order d-tap, h-tap, w-tap, od,
-  oh, ow); nearest as the exact transpose of the forward mapping (§9.1,
-  our policy), accumulated in increasing output order.
+  library's gather (summation order d-tap, h-tap, w-tap, od,
+  oh, ow); nearest as the exact transpose of the forward mapping (our
+  policy, docs/internals/semantics.md), accumulated in increasing output order.
 """
 import numpy as np
 
@@ -34,7 +34,7 @@ def _alg_name(alg):
 
 
 def coordinate(o, n_out, n_in):
-    """§5: ``((o + 0.5) * n_in) / n_out - 0.5``, each step rounded to f32."""
+    """``((o + 0.5) * n_in) / n_out - 0.5``, each step rounded to f32."""
     with np.errstate(all="ignore"):
         x = np.asarray(o).astype(f32)
         x = x + f32(0.5)
@@ -60,7 +60,7 @@ def nearest_map(n_in, n_out):
 
 
 def linear_map(n_in, n_out):
-    """``(left, right, w_left)`` per output index, §7."""
+    """``(left, right, w_left)`` per output index."""
     s = coordinate(np.arange(n_out), n_out, n_in)
     left = np.maximum(np.trunc(s.astype(np.float64)).astype(np.int64), 0)
     right = np.minimum(ceil_index(s), n_in - 1)
@@ -138,7 +138,7 @@ def forward_codes(src, out_spatial, alg, dst_dt=_dtypes.F32, **kw):
 
 
 def _linear_ranges(n_in, n_out):
-    """§9.2 gather ranges for each input index: [(start, end) left, right]."""
+    """Gather ranges for each input index: [(start, end) left, right]."""
     out = []
     for x in range(n_in):
         ls = 0 if x == 0 else int(ceil_index(coordinate(x, n_in, n_out)))
@@ -207,6 +207,6 @@ def backward_codes(diff_dst, in_spatial, alg, diff_src_dt=_dtypes.F32):
 
 
 def dst_dims_from_factors(src_dims, factors):
-    """§3: ``trunc(double(src dim) * double(f32 factor))`` per spatial dim."""
+    """Dst dims: ``trunc(double(src dim) * double(f32 factor))`` per spatial dim."""
     return list(src_dims[:2]) + [int(float(d) * float(f32(f)))
                                  for d, f in zip(src_dims[2:], factors)]

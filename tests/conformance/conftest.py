@@ -1,4 +1,4 @@
-"""Conformance tests against real oneDNN (see ../shared/ORACLE.md).
+"""Conformance tests against real oneDNN (docs/internals/conformance.md).
 
 Every test here takes the session fixture ``oracle``; when real oneDNN is not
 installed the fixture skips, so this folder never breaks the default suite.
@@ -13,7 +13,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle as _oracle_module  # noqa: E402
 
-SKIP_REASON = "real oneDNN not installed: see ../shared/ORACLE.md"
+SKIP_REASON = ("real oneDNN not found: install it into its own venv "
+               "(python3 -m venv onednn-venv; onednn-venv/bin/pip install onednn==2026.1.0) "
+               "and set DNNL_ORACLE_VENV to it; see docs/internals/conformance.md")
 
 
 @pytest.fixture(scope="session")

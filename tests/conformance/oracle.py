@@ -1,9 +1,9 @@
 """Drive real oneDNN (libdnnl.so.3 from PyPI ``onednn``) through ctypes.
 
 ``load()`` returns one cached :class:`Oracle`, or ``None`` when real oneDNN is
-not installed (see ``../shared/ORACLE.md``). The virtual environment holding
-it is found from ``$DNNL_ORACLE_VENV`` (exclusively, when set), else
-``/work/onednn-venv``, else ``<repo>/../onednn-venv``.
+not installed (docs/internals/conformance.md says how to install it). The
+virtual environment holding it is ``$DNNL_ORACLE_VENV`` (exclusively, when
+set), else ``<repo>/../onednn-venv``.
 
 Loading (measured on oneDNN 3.13.2, PyPI ``onednn==2026.1.0``):
 
@@ -159,8 +159,7 @@ def venv_dir():
     missing path to run without the oracle).
     """
     env = os.environ.get("DNNL_ORACLE_VENV")
-    cands = [env] if env else ["/work/onednn-venv",
-                               os.path.join(os.path.dirname(_REPO), "onednn-venv")]
+    cands = [env] if env else [os.path.join(os.path.dirname(_REPO), "onednn-venv")]
     for c in cands:
         if c and os.path.exists(os.path.join(c, "lib", "libdnnl.so.3")):
             return c

@@ -11,7 +11,7 @@ entry. Counts are recorded under ``capi/*`` (see conftest).
 Values are chosen so that every implementation real oneDNN may pick rounds
 the same way (power-of-two scales, small integers for linear resampling);
 resampling steps to the reference implementation with
-``dnnl_primitive_desc_next_impl`` as ORACLE.md describes.
+``dnnl_primitive_desc_next_impl`` as docs/internals/conformance.md describes.
 """
 import ctypes
 import os

@@ -6,17 +6,17 @@ one of the documented differences below, each counted separately (see the
 
 * ``-0 artefact``: the reference reorder computes ``x + zp_dst`` with
   ``zp_dst = 0`` even without attributes, so an exact -0.0 comes out +0.0
-  (spec/data_types.md section 6). Our conversion layer keeps the sign; the
-  reorder kernel, not the conversion, decides (spec/README.md policy 5:
+  (src/cpu/reorder/simple_reorder.hpp). Our conversion layer keeps the sign; the
+  reorder kernel, not the conversion, decides (docs/internals/semantics.md policy 5:
   -0 == +0).
 * ``NaN quieting``: the same arithmetic quiets signalling NaNs in f32
   outputs and inputs; any NaN equals any NaN (policy 5).
 * ``s32 NaN``: oneDNN gives INT_MIN for NaN -> s32 (every implementation);
-  our policy is NaN -> 0 for every integer output (spec/README.md policy 1).
+  our policy is NaN -> 0 for every integer output (docs/internals/semantics.md).
 * ``bf16 subnormal``: on CPUs with native bf16 conversion (avx512_bf16,
-  AMX) oneDNN flushes f32 subnormal inputs to a signed zero; the spec's
+  AMX) oneDNN flushes f32 subnormal inputs to a signed zero; the
   measured (AVX-512 without bf16) and our behaviour is round to nearest
-  even like any other value (spec/data_types.md section 4.2, ISA dependent).
+  even like any other value (ISA dependent).
 """
 import numpy as np
 import pytest
@@ -141,7 +141,7 @@ def test_type_to_f32(oracle, dt):
                                theirs[diff][bad][:10])]
 
 
-# pairs that oneDNN's simple:any converts directly (reorder.md section 10)
+# pairs that oneDNN's simple:any converts directly (src/cpu/reorder/cpu_reorder*.cpp)
 PAIRS = [(R.F16, R.E5M2), (R.F16, R.E4M3), (R.BF16, R.E5M2), (R.BF16, R.E4M3),
          (R.F16, R.S8), (R.F16, R.U8), (R.F16, R.F16), (R.S8, R.F16),
          (R.E5M2, R.F16), (R.E4M3, R.F16), (R.E5M2, R.BF16), (R.E4M3, R.BF16),
@@ -172,7 +172,7 @@ def test_pairs_through_f32(oracle, src, dst):
 
 @pytest.mark.parametrize("dt", (R.F64, R.S64), ids=ids)
 def test_f64_s64_have_no_cpu_reorder(oracle, dt):
-    # reorder.md section 10: oneDNN creates no CPU reorder for f64 / s64 with
+    # oneDNN creates no CPU reorder for f64 / s64 with
     # f32; our cvt.pxd still converts them (documented extension).
     for s, d in ((R.F32, dt), (dt, R.F32)):
         st, _, _ = oracle.reorder(spec(s, 4), bytes(32), spec(d, 4))

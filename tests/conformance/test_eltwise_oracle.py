@@ -4,7 +4,7 @@ eltwise implementation (``ref:any``, reached with
 the real C API.
 
 Agreement criterion: bit-exact (any NaN equals any NaN, -0 equals +0, as
-spec/README.md's policy) for the exact algorithms; for the others
+docs/internals/semantics.md) for the exact algorithms; for the others
 benchdnn's f32 eltwise threshold (4e-6 relative, 4e-5 for gelu_tanh, elu,
 swish, tanh, soft_relu, mish, log; absolute below |ref| 1e-5). The test also
 counts how many outputs are bit-exact (measured: all of them, since the

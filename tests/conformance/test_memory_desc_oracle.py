@@ -260,7 +260,7 @@ def test_random_strides_vs_oneDNN(oracle):
             dims[rng.randrange(rank)] = -rng.choice((1, 5))
         dt = rng.choice(DTS_RANDOM + ("s32", "e8m0", "boolean"))
         check_spec(chk, oracle, ("strides", dims, dt, random_strides(rng, dims, dt)))
-    # hand-picked cases from the spec (memory.md §6.2, §7)
+    # hand-picked cases (memory_desc_strides_check, size)
     for dims, dt, strides in (([2, 3], "f32", [2, 1]), ([2, 3], "f32", [4, 1]),
                               ([2, 3], "f32", [0, 0]), ([1, 1], "f32", [0, 0]),
                               ([2, 3], "f32", [1, 0]), ([1, 3], "f32", [-7, 1]),
@@ -326,7 +326,7 @@ def test_random_submemory_vs_oneDNN(oracle):
             if st == 0:
                 sub2, off2 = random_sub_args(rng, info["dims"], spec_blocks(parent))
                 check_spec(chk, oracle, ("sub", spec, sub2, off2))
-    # spec examples (memory.md §9)
+    # sub-memory examples
     p = ("tag", [2, 32, 4, 4], "f32", "aBcd16b")
     q = ("tag", [2, 20, 3, 3], "f32", "aBcd16b")
     r = ("tag", [2, 3, 4, 5], "f32", "abcd")

@@ -2,7 +2,7 @@
 
 Generated problems (seeded): random dims (1-5D, odd sizes, tails), plain /
 permuted / blocked / strided-with-gaps layouts, every supported data-type pair
-(spec/reorder.md section 10) plus some unsupported ones, src scales (mask 0,
+(src/cpu/reorder/cpu_reorder*.cpp) plus some unsupported ones, src scales (mask 0,
 per-dim, non-contiguous, groups; f32/bf16/f16/e8m0/f8_e4m3), dst scales, src
 zero points (s32/s8/u8), dst zero points, sum with beta in {1, 0.5, 0, 2, -1,
 0.25}; garbage in src padding and in the initial dst. Statuses must agree and
@@ -14,7 +14,7 @@ Sub-memory problems are not sent to the oracle (its forced runtime-dims pd
 cannot take derived specs and its buffers are sized without offset0); the
 default suite covers them against the reference.
 
-Skipped-by-design categories (spec/README.md policy; each one is VERIFIED
+Skipped-by-design categories (docs/internals/semantics.md; each one is VERIFIED
 where possible -- the oracle must match the reference under oneDNN's stated
 behaviour -- and counted separately, never silently):
 
@@ -40,7 +40,7 @@ behaviour -- and counted separately, never silently):
   non-dense s4 src / non-dense partner; oneDNN's int4 kernel returns 3, we
   implement every layout.
 * ``jit_direct_copy-only pair``: status matrix only; int -> s64/e8m0/int4
-  (oneDNN creates a primitive that writes nothing, spec section 10) and the
+  (oneDNN creates a primitive that writes nothing) and the
   ISA-dependent s32<->bf16, bf16->e8m0 served only by jit_direct_copy:uni on
   this avx512_core_bf16 machine; we return 3.
 * ``equal-type bit copy``: same data type, no attributes: we copy bits
@@ -239,7 +239,7 @@ def test_generated_problems_match_oracle(oracle, batch):
 
 def test_status_matrix(oracle):
     """Every (src dt, dst dt) pair, no attributes, 2-D plain: statuses agree,
-    except the pairs oneDNN creates without ever writing (spec section 10)."""
+    except the pairs oneDNN creates without ever writing."""
     names = T.ALL_DTS
     for s in names:
         for d in names:
@@ -247,7 +247,7 @@ def test_status_matrix(oracle):
             st_o, impl = oracle.reorder_impl(src, dst)
             st_u, _ = T.run_ours(src, b"\0" * 256, dst)
             if st_o == 0 and st_u == 3 and impl == "jit_direct_copy:uni":
-                # int -> s64/e8m0/int4 (creates, never writes: spec section 10)
+                # int -> s64/e8m0/int4 (creates, never writes)
                 # and ISA-dependent jit-only pairs (s32<->bf16, bf16->e8m0 on
                 # this avx512_core_bf16 machine): no reference implementation
                 record("reorder deviation: jit_direct_copy-only pair")
