@@ -50,7 +50,7 @@ LEVELS = levels_here()
 CAPI = "import dnnl.capi as L\n"
 
 
-@pytest.mark.parametrize("code, expected", [
+SET_ONCE_CASES = [
     # set once: the second set fails, the first one holds
     ("print(L.dnnl_set_max_cpu_isa(L.dnnl_cpu_isa_sse41),"
      " L.dnnl_set_max_cpu_isa(L.dnnl_cpu_isa_avx),"
@@ -67,7 +67,10 @@ CAPI = "import dnnl.capi as L\n"
     ("print(L.dnnl_set_cpu_isa_hints(5), L.dnnl_set_cpu_isa_hints(1),"
      " L.dnnl_get_cpu_isa_hints())", ["0", "5", "5"]),
     ("print(L.dnnl_get_cpu_isa_hints(), L.dnnl_set_cpu_isa_hints(1))", ["0", "5"]),
-])
+]
+
+
+@pytest.mark.parametrize("code, expected", SET_ONCE_CASES)
 def test_set_once_before_first_use(code, expected):
     assert run_py(CAPI + code) == expected
 
