@@ -8,6 +8,7 @@ truth for constants) and writes two generated files, both git-ignored:
 - dnnl/_constants.pyx: the same names exported to Python with the values the
   C compiler sees, from which dnnl/_enums.py builds the IntEnums.
 """
+import glob
 import os
 import re
 import shutil
@@ -123,10 +124,17 @@ BASELINE_ONLY = {"offsets"}
 
 
 def isa_levels():
-    if "DNNL_PY_MARCH" in os.environ:
-        return []
-    return [(name, flags) for name, flags in ISA_LEVELS
-            if compiles("int main(void){return 0;}\n", flags)]
+    """The levels built this time. Outputs of the others are removed (in
+    place and under build/): the loader would dispatch to stale objects."""
+    built = [] if "DNNL_PY_MARCH" in os.environ else [
+        (name, flags) for name, flags in ISA_LEVELS
+        if compiles("int main(void){return 0;}\n", flags)]
+    for name, _ in ISA_LEVELS:
+        if name not in dict(built):
+            for d in [os.path.join(HERE, "dnnl", "_kernels", name)] + glob.glob(
+                    os.path.join(HERE, "build", "lib*", "dnnl", "_kernels", name)):
+                shutil.rmtree(d, ignore_errors=True)
+    return built
 
 
 def debug_flags():
