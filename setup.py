@@ -117,8 +117,7 @@ def arch_flags():
 # Extra builds of the kernels, best last; dnnl._isa picks one at run time from
 # CPUID (its KERNEL_LEVELS uses the same names). A level is built when the
 # compiler accepts its flags (so only on x86).
-ISA_LEVELS = (("x86_64_v3", ["-march=x86-64-v3", "-mtune=generic"]),
-              ("x86_64_v4", ["-march=x86-64-v4", "-mtune=generic"]))
+ISA_LEVELS = (("x86_64_v3", ["-march=x86-64-v3"]), ("x86_64_v4", ["-march=x86-64-v4"]))
 # Metadata, not arithmetic: loaded at ``import dnnl``, before the ISA is chosen.
 BASELINE_ONLY = {"offsets"}
 
@@ -158,6 +157,7 @@ def extensions():
     cflags, lflags = debug_flags()
     include = [numpy.get_include(), "include", "dnnl/_kernels"]
     base_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + cflags + omp
+    march = arch_flags()
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
     mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
@@ -168,7 +168,7 @@ def extensions():
     # gigabytes and minutes for nothing.
     exts = [Extension(name, [src], include_dirs=include,
                       extra_compile_args=((["-O0"] + cflags) if name == "dnnl._constants"
-                                          else base_args + arch_flags()),
+                                          else base_args + march),
                       extra_link_args=omp + lflags, define_macros=macros)
             for name, src in mods]
     exts = cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
