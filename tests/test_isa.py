@@ -154,6 +154,26 @@ def test_avx512_is_never_chosen_without_avx512():
     assert "x86_64_v4" not in LEVELS
 
 
+def test_levels_follow_the_cpu_features():
+    """The choice for CPUs this machine is not (features stood in)."""
+    v3 = "avx avx2 fma bmi1 bmi2 f16c lzcnt movbe sse41"
+    skx = v3 + " avx512f avx512bw avx512vl avx512dq avx512cd"
+    out = run_py(
+        "import dnnl._isa as I\n"
+        "for f in %r:\n"
+        "    I._features = frozenset(f.split())\n"
+        "    print('/'.join(I.kernel_levels()) or '-', I.get_effective_cpu_isa().name)\n"
+        % ["sse41", v3.replace(" fma", ""), v3, v3 + " avx_vnni",
+           skx.replace(" avx512cd", ""), skx, skx + " avx512_vnni avx512_bf16"])
+    assert out == ["-", "sse41",              # Nehalem
+                   "-", "avx2",               # AVX2 without FMA: no v3 build
+                   "x86_64_v3/", "avx2",      # Haswell, Zen
+                   "x86_64_v3/", "avx2_vnni",  # Alder Lake
+                   "x86_64_v3/", "avx512_core",  # no AVX512CD: no v4 build
+                   "x86_64_v4/x86_64_v3/", "avx512_core",  # Skylake-SP
+                   "x86_64_v4/x86_64_v3/", "avx512_core_bf16"]  # Cooper Lake
+
+
 def test_verbose_header_names_the_isa():
     out = run_py("import dnnl.verbose as V; print([l for l in V.header_lines()"
                  " if ',isa:' in l][0].split(',isa:')[1])", ONEDNN_MAX_CPU_ISA="sse41")
