@@ -111,11 +111,10 @@ def _read_features():
     xcr0 = xgetbv0()
     ymm = (xcr0 & 0x6) == 0x6
     zmm = ymm and (xcr0 & 0xE0) == 0xE0
-    for name, n in (("sse41", 19), ("movbe", 22), ("fma", 12), ("f16c", 29)):
-        if _bit(c1, n) and (ymm or name in ("sse41", "movbe")):
+    for name, n, needs_ymm in (("sse41", 19, False), ("movbe", 22, False),
+                               ("avx", 28, True), ("fma", 12, True), ("f16c", 29, True)):
+        if _bit(c1, n) and (ymm or not needs_ymm):     # VEX code needs YMM saved
             f.add(name)
-    if ymm and _bit(c1, 28):
-        f.add("avx")
     a7, b7, c7, d7 = cpuid(7, 0)
     a71, _, _, d71 = cpuid(7, 1) if a7 >= 1 else (0, 0, 0, 0)
     if _bit(b7, 3):
