@@ -9,7 +9,8 @@ from dnnl._enums import (C as _C, accumulation_mode, algorithm, data_type, engin
                          prop_kind, quantization_mode, query, rounding_mode,
                          scratchpad_mode, status)
 from dnnl._enums import cpu_isa, cpu_isa_hints
-from dnnl._error import error
+from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
+                         runtime_error, unimplemented)
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
 from dnnl.engine import engine, stream

@@ -279,7 +279,7 @@ class Record:
     """What a handle id stands for."""
 
     __slots__ = ("kind", "obj_", "getter", "owner", "views", "deps", "refs", "user",
-                 "keep", "engines")
+                 "keep", "engines", "extra")
 
     def __init__(self, kind, obj=None, getter=None, owner=None, engines=None):
         self.kind = kind
@@ -292,6 +292,7 @@ class Record:
         self.user = owner is None   # the user holds (and must destroy) it
         self.keep = {}              # C arrays handed out through pointers
         self.engines = dict(engines or {})
+        self.extra = []             # memory_create_v2's handles past the first
 
     @property
     def obj(self):
@@ -330,6 +331,11 @@ def view(owner_h, key, kind, obj=None, getter=None):
         return h
 
 
+_KIND_NAMES = {"md": "a memory descriptor", "memory": "a memory", "engine": "an engine",
+               "stream": "a stream", "attr": "an attr", "post_ops": "a post_ops",
+               "pd": "a primitive descriptor", "primitive": "a primitive"}
+
+
 def lookup(h, kind, what=None):
     """The record of handle ``h`` of ``kind``; NULL, unknown, destroyed or
     mistyped handles are ``invalid_arguments``."""
@@ -341,7 +347,8 @@ def lookup(h, kind, what=None):
         raise invalid("%s %#x is not a live handle (destroyed or never created)"
                       % (what or kind, addr))
     if rec.kind != kind:
-        raise invalid("handle %#x is a %s, not a %s" % (addr, rec.kind, kind))
+        raise invalid("%s %#x is %s, not %s" % (what or kind, addr, _KIND_NAMES.get(rec.kind, rec.kind),
+                                                _KIND_NAMES.get(kind, kind)))
     return rec
 
 

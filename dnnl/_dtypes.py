@@ -6,7 +6,7 @@ dtype or a string (``"f32"``, ``"float32"``, ``"bf16"``, ``"s8"``, ``"int8"``).
 import numpy as np
 
 from dnnl._enums import data_type
-from dnnl._error import invalid
+from dnnl._error import invalid, wrong_type
 
 dt = data_type
 
@@ -72,9 +72,13 @@ def as_data_type(value):
         except ValueError:
             raise invalid("unknown data type value %d" % value) from None
     try:
+        if isinstance(value, (bool, np.bool_, float)):
+            raise TypeError(value)
         npdt = np.dtype(value)
     except TypeError:
-        raise invalid("cannot interpret %r as a data type" % (value,)) from None
+        raise wrong_type("a data type is a dnnl.memory.data_type, its name or value, "
+                         "or a numpy dtype, not %s (%.60r)"
+                         % (type(value).__name__, value)) from None
     for code, t in _NUMPY.items():
         if npdt == np.dtype(t):
             return code

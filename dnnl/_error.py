@@ -3,8 +3,12 @@
 ``error(status, message)`` builds the subclass that also inherits the matching
 Python built-in, so ``except ValueError`` catches invalid arguments and
 ``except NotImplementedError`` catches unimplemented combinations, while
-``except dnnl.error`` catches them all. The flat C API turns any exception
-back into a status with :func:`status_of`.
+``except dnnl.error`` catches them all. An argument of the wrong *type* raises
+:class:`invalid_type` (status ``invalid_arguments``, also a ``TypeError``).
+The subclasses are exported as ``dnnl.invalid_arguments``,
+``dnnl.invalid_type``, ``dnnl.unimplemented``, ``dnnl.out_of_memory`` and
+``dnnl.runtime_error``. The flat C API turns any exception back into a status
+with :func:`status_of`.
 """
 from dnnl._enums import status
 
@@ -38,7 +42,7 @@ class error(Exception):
         return "%s (status %s)" % (self.message, name) if self.message else name
 
     def __reduce__(self):
-        return (error, (int(self.status), self.message))
+        return (type(self), (int(self.status), self.message))
 
 
 def _subclass(name, st, builtin):
@@ -51,11 +55,18 @@ invalid_arguments = _subclass("invalid_arguments", status.invalid_arguments, Val
 unimplemented = _subclass("unimplemented", status.unimplemented, NotImplementedError)
 out_of_memory = _subclass("out_of_memory", status.out_of_memory, MemoryError)
 runtime_error = _subclass("runtime_error", status.runtime_error, RuntimeError)
+#: A wrong argument type: status ``invalid_arguments``, also a ``TypeError``.
+invalid_type = type("invalid_type", (error, TypeError), {"__module__": "dnnl"})
 
 
 def invalid(message):
     """An ``invalid_arguments`` error (raise it)."""
     return error(status.invalid_arguments, message)
+
+
+def wrong_type(message):
+    """An :class:`invalid_type` error (raise it): invalid_arguments, a TypeError."""
+    return invalid_type(status.invalid_arguments, message)
 
 
 def unimpl(message):

@@ -15,7 +15,7 @@ The AVX10.2 family is never reported (its CPUs are not described here).
 import threading
 
 from dnnl._enums import C as _C, cpu_isa, cpu_isa_hints, status
-from dnnl._error import invalid
+from dnnl._error import invalid, wrong_type
 
 # ---- oneDNN's feature bits and ISAs (internal masks, not dnnl_cpu_isa_t) ----
 _XMM, _YMM, _ZMM, _AMX_TILE = 1 << 4, 1 << 5, 1 << 6, 1 << 7
@@ -320,9 +320,14 @@ def get_effective_cpu_isa():
 
 def _member(cls, value, what):
     try:
-        return cls(value.__index__())
-    except (AttributeError, TypeError, ValueError):
-        raise invalid("invalid %s %r" % (what, value)) from None
+        v = value.__index__()
+    except (AttributeError, TypeError):
+        raise wrong_type("%s must be an integer, not %s" % (what, type(value).__name__)) \
+            from None
+    try:
+        return cls(v)
+    except ValueError:
+        raise invalid("invalid %s %r" % (what, v)) from None
 
 
 def isa_info():

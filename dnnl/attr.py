@@ -27,11 +27,14 @@ import os
 import struct
 import types
 
+import numpy as np
+
+from dnnl import _args
 from dnnl._dtypes import as_data_type
 from dnnl._enums import (C, accumulation_mode, algorithm, data_type, fpmath_mode,
                          primitive_kind, quantization_mode, rounding_mode,
                          scratchpad_mode, status)
-from dnnl._error import error, invalid
+from dnnl._error import error, invalid, wrong_type
 
 __all__ = ["primitive_attr", "post_ops", "quant_entry", "sum_entry", "eltwise_entry",
            "binary_entry", "prelu_entry", "dw_entry", "DEFAULT_QUANT_ENTRY",
@@ -66,14 +69,24 @@ _ALPHA_NONNEG_ALGS = frozenset({algorithm.eltwise_relu_use_dst_for_bwd,
 
 
 # --------------------------------------------------------------- helpers
-def _f32(x):
-    """``x`` rounded to f32, as a Python float (the C API takes ``float``)."""
+def _f32(x, what="value"):
+    """``x`` rounded to f32, as a Python float (the C API takes ``float``).
+
+    Real numbers only (int, float, numpy scalars); strings and bools are
+    type errors, an int beyond the double range a value error.
+    """
+    if isinstance(x, (bool, np.bool_, str, bytes)) or not isinstance(
+            x, (int, float, np.integer, np.floating)):
+        raise wrong_type("%s must be a number, not %s (%s)"
+                               % (what, _args.a_type(x), _args.short(x)))
     try:
-        return struct.unpack("<f", struct.pack("<f", float(x)))[0]
+        v = float(x)
     except OverflowError:
-        return math.copysign(math.inf, float(x))
-    except (TypeError, ValueError):
-        raise invalid("expected a float, got %r" % (x,)) from None
+        raise invalid("%s %s does not fit a float" % (what, _args.short(x))) from None
+    try:
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)
 
 
 def is_runtime_f32(x):
@@ -108,13 +121,13 @@ def _feq(a, b):
     return a == b or (a != a and b != b)
 
 
-def _int(x, what):
-    if isinstance(x, bool):
-        return int(x)
-    try:
-        return int(x.__index__())
-    except (AttributeError, TypeError):
-        raise invalid("%s must be an integer, got %r" % (what, x)) from None
+def _int(x, what, bits=32):
+    """An integer parameter of C type ``int`` (``bits=64``: ``dnnl_dim_t``)."""
+    v = _args.integer(x, what)
+    if not -2 ** (bits - 1) <= v < 2 ** (bits - 1):
+        raise invalid("%s %s does not fit a C %s" % (what, _args.short(v),
+                                                     "int" if bits == 32 else "int64"))
+    return v
 
 
 def _enum(cls, value, what):
@@ -131,11 +144,22 @@ def _dt(value):
     return as_data_type(value)
 
 
+def _dt_stored(value):
+    """A post-op data type as oneDNN stores it: the C API takes any int and
+    keeps an unknown one (primitives then refuse it as unimplemented)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        try:
+            return data_type(int(value))
+        except ValueError:
+            return int(value)
+    return _dt(value)
+
+
 def _groups(groups):
     if groups is None:
         return ()
     try:
-        return tuple(_int(g, "group dim") for g in groups)
+        return tuple(_int(g, "group dim", 64) for g in groups)
     except TypeError:
         raise invalid("groups must be a sequence of ints, got %r" % (groups,)) from None
 
@@ -474,13 +498,13 @@ class post_ops:
         >>> po = post_ops(); po.append_sum(2.0, 3, "s8"); po.get_params_sum(0)
         (2.0, 3, <data_type.s8: 5>)
         """
-        s = _f32(scale)
+        s = _f32(scale, "scale")
         if is_runtime_f32(s):
             raise invalid("sum scale cannot be DNNL_RUNTIME_F32_VAL")
         zp = _int(zero_point, "zero point")
         if not INT_MIN <= zp < 2 ** 31:
             raise invalid("zero point %d does not fit int32" % zp)
-        self._append(sum_entry(s, zp, _dt(data_type)))
+        self._append(sum_entry(s, zp, _dt_stored(data_type)))
 
     def get_params_sum(self, index):
         """``(scale, zero_point, data_type)`` of sum entry ``index``."""
@@ -507,7 +531,7 @@ class post_ops:
         a = _alg(alg)
         if a not in _ELTWISE_ALGS:
             raise invalid("%r is not an eltwise algorithm" % (alg,))
-        al, be = _f32(alpha), _f32(beta)
+        al, be = _f32(alpha, "alpha"), _f32(beta, "beta")
         if is_runtime_f32(al) or is_runtime_f32(be):
             raise invalid("eltwise alpha/beta cannot be DNNL_RUNTIME_F32_VAL")
         if a in _CLIP_ALGS and not be >= al:
@@ -566,9 +590,10 @@ class post_ops:
                   stride_size, padding_l_size):
         """Append a fused depthwise convolution (stored only; no primitive here
         supports it)."""
-        wdt, bdt, ddt = _dt(weights_data_type), _dt(bias_data_type), _dt(dst_data_type)
-        k, s, p = (_int(kernel_size, "kernel"), _int(stride_size, "stride"),
-                   _int(padding_l_size, "padding"))
+        wdt, bdt, ddt = (_dt_stored(weights_data_type), _dt_stored(bias_data_type),
+                         _dt_stored(dst_data_type))
+        k, s, p = (_int(kernel_size, "kernel", 64), _int(stride_size, "stride", 64),
+                   _int(padding_l_size, "padding", 64))
         if wdt == data_type.undef or ddt == data_type.undef:
             raise invalid("dw weights/dst data types must be defined")
         if k <= 0 or s <= 0 or p < 0 or p + 1 > k:
@@ -595,7 +620,7 @@ def _post_ops_str(po):
             if e.zero_point or e.data_type != data_type.undef:
                 s += ":" + str(e.zero_point)
             if e.data_type != data_type.undef:
-                s += ":" + e.data_type.name
+                s += ":" + getattr(e.data_type, "name", str(e.data_type))
         elif isinstance(e, eltwise_entry):
             name = getattr(e.alg, "name", str(e.alg)).replace("eltwise_", "")
             s = name
@@ -688,7 +713,7 @@ def _rnn_scales(mask, scales):
         raise invalid("scales are required")
     if isinstance(scales, (int, float)):
         scales = [scales]
-    vals = [_f32(s) for s in scales]
+    vals = [_f32(s, "scales[%d]" % i) for i, s in enumerate(scales)]
     if len(vals) <= 0:
         raise invalid("scales must not be empty (count <= 0)")
     if m < 0:
@@ -899,6 +924,13 @@ class primitive_attr:
         >>> a.set_fpmath_mode(fpmath_mode.bf16, True); a.has_default_values()
         False
         """
+        if skip is None:
+            skip = ()
+        elif isinstance(skip, str):
+            skip = (skip,)
+        elif not hasattr(skip, "__iter__") or not all(isinstance(p, str) for p in skip):
+            raise wrong_type("skip must be part names (strings), not %s"
+                                   % _args.short(skip))
         return not (self.non_default_parts(dst_data_type) - frozenset(skip))
 
     # ------------------------------------------------------ scratchpad
@@ -1094,8 +1126,9 @@ class primitive_attr:
         a, m = _int(arg, "arg"), _int(mask, "mask")
         g = _groups(groups)
         dt = _dt(data_type) if data_type is not None else _dt("s32")
-        if a not in (ARG_SRC, ARG_WEIGHTS):
-            raise invalid("arg %d cannot have precomputed reductions" % a)
+        if a != ARG_SRC:    # oneDNN 3.13 takes DNNL_ARG_SRC only (measured)
+            raise invalid("arg %d cannot have precomputed reductions (only "
+                          "DNNL_ARG_SRC can)" % a)
         if dt != _dt("s32"):
             raise invalid("precomputed reductions must be s32")
         _check_groups(m, g, False)
@@ -1121,7 +1154,7 @@ class primitive_attr:
     def set_rnn_data_qparams(self, scale, shift):
         """RNN data quantisation ``u8 = saturate(round(f32 * scale + shift))``
         (stored as given, no validation)."""
-        self._rnn_data = (_f32(scale), _f32(shift))
+        self._rnn_data = (_f32(scale, "scale"), _f32(shift, "shift"))
 
     def get_rnn_data_qparams(self):
         """``(scale, shift)``; ``(1.0, 0.0)`` by default."""
@@ -1157,7 +1190,8 @@ class primitive_attr:
         zero md, no mask output); ``seed_data_type`` s32 (default) or s64.
         """
         if mask_desc is not None:
-            dt = getattr(mask_desc, "data_type", data_type.undef)
+            _args.instance(mask_desc, _memory_desc_class(), "mask_desc")
+            dt = mask_desc.data_type
             if dt not in (data_type.u8, data_type.undef):
                 raise invalid("dropout mask must be u8")
         sdt = _dt(seed_data_type) if seed_data_type is not None else data_type.s32

@@ -104,7 +104,7 @@ def dnnl_engine_create(engine, kind, index):
 @_api(wraps="engine.get_kind()")
 def dnnl_engine_get_kind(engine, kind):
     """``dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind)``"""
-    _put(kind, _INT, int(_obj(engine, "engine").get_kind()))
+    _put(kind, _INT, int(_obj(engine, "engine").get_kind()), "kind")
 
 
 @_api(wraps="(releases the handle)")
@@ -126,7 +126,7 @@ def dnnl_stream_create(stream, engine, flags):
 @_api(wraps="stream.get_engine()")
 def dnnl_stream_get_engine(stream, engine):
     """``dnnl_stream_get_engine(const_dnnl_stream_t stream, dnnl_engine_t *engine)``"""
-    _put(engine, _P, _rec(stream, "stream").engines["engine"])
+    _put(engine, _P, _rec(stream, "stream").engines["engine"], "engine")
 
 
 @_api(wraps="stream.wait()")
@@ -145,7 +145,7 @@ def dnnl_stream_destroy(stream):
 @_api(wraps="dnnl.get_default_fpmath_mode()")
 def dnnl_get_default_fpmath_mode(mode):
     """``dnnl_get_default_fpmath_mode(dnnl_fpmath_mode_t *mode)``"""
-    _put(mode, _INT, int(dnnl.get_default_fpmath_mode()))
+    _put(mode, _INT, int(dnnl.get_default_fpmath_mode()), "mode")
 
 
 @_api(wraps="dnnl.set_default_fpmath_mode(mode)")
@@ -424,7 +424,7 @@ def dnnl_primitive_attr_get_dropout(attr, mask_desc):
 def dnnl_primitive_attr_set_dropout(attr, mask_desc):
     """``dnnl_primitive_attr_set_dropout(dnnl_primitive_attr_t attr,
     const_dnnl_memory_desc_t mask_desc)``"""
-    _obj(attr, "attr").set_dropout(_opt(mask_desc, "md"))
+    _obj(attr, "attr").set_dropout(_obj(mask_desc, "md", "mask_desc"))
 
 
 @_api(wraps="attr.get_dropout()")
@@ -456,7 +456,7 @@ def dnnl_primitive_attr_set_dropout_v2(attr, mask_desc, seed_dt, use_offset,
 def dnnl_primitive_attr_get_fpmath_mode(attr, mode):
     """``dnnl_primitive_attr_get_fpmath_mode(const_dnnl_primitive_attr_t attr,
     dnnl_fpmath_mode_t *mode)``"""
-    _put(mode, _INT, int(_obj(attr, "attr").get_fpmath_mode()))
+    _put(mode, _INT, int(_obj(attr, "attr").get_fpmath_mode()), "mode")
 
 
 @_api(wraps="attr.set_fpmath_mode(mode)")
@@ -486,7 +486,7 @@ def dnnl_primitive_attr_set_fpmath_mode_v2(attr, mode, apply_to_int):
 def dnnl_primitive_attr_get_deterministic(attr, value):
     """``dnnl_primitive_attr_get_deterministic(const_dnnl_primitive_attr_t attr,
     int *value)``"""
-    _put(value, _INT, int(_obj(attr, "attr").get_deterministic()))
+    _put(value, _INT, int(_obj(attr, "attr").get_deterministic()), "value")
 
 
 @_api(wraps="attr.set_deterministic(value)")
@@ -499,7 +499,7 @@ def dnnl_primitive_attr_set_deterministic(attr, value):
 def dnnl_primitive_attr_get_accumulation_mode(attr, mode):
     """``dnnl_primitive_attr_get_accumulation_mode(const_dnnl_primitive_attr_t attr,
     dnnl_accumulation_mode_t *mode)``"""
-    _put(mode, _INT, int(_obj(attr, "attr").get_accumulation_mode()))
+    _put(mode, _INT, int(_obj(attr, "attr").get_accumulation_mode()), "mode")
 
 
 @_api(wraps="attr.set_accumulation_mode(mode)")
@@ -513,7 +513,7 @@ def dnnl_primitive_attr_set_accumulation_mode(attr, mode):
 def dnnl_primitive_attr_get_scratchpad_mode(attr, mode):
     """``dnnl_primitive_attr_get_scratchpad_mode(const_dnnl_primitive_attr_t attr,
     dnnl_scratchpad_mode_t *mode)``"""
-    _put(mode, _INT, int(_obj(attr, "attr").get_scratchpad_mode()))
+    _put(mode, _INT, int(_obj(attr, "attr").get_scratchpad_mode()), "mode")
 
 
 @_api(wraps="attr.set_scratchpad_mode(mode)")
@@ -615,7 +615,7 @@ def dnnl_primitive_attr_set_rounding(attr, arg, mode):
 def dnnl_primitive_attr_get_rounding(attr, arg, mode):
     """``dnnl_primitive_attr_get_rounding(dnnl_primitive_attr_t attr, int arg,
     dnnl_rounding_mode_t *mode)``"""
-    _put(mode, _INT, int(_obj(attr, "attr").get_rounding_mode(_i(arg))))
+    _put(mode, _INT, int(_obj(attr, "attr").get_rounding_mode(_i(arg))), "mode")
 
 
 @_api(wraps="attr.post_ops_ (a view)")
@@ -836,7 +836,7 @@ def dnnl_memory_desc_get_blob(blob, size, memory_desc):
         raise _invalid("blob and size are both NULL")
     raw = _to_blob(md)
     if not _addr(blob):
-        return _put(size, _SZ, len(raw))
+        return _put(size, _SZ, len(raw), "size")
     n = min(len(raw), _SZ.from_address(_b.out_address(size, "size")).value)
     ctypes.memmove(_addr(blob), raw, n)
 
@@ -855,10 +855,17 @@ def dnnl_memory_desc_create_with_strides(memory_desc, ndims, dims, data_type, st
     """``dnnl_memory_desc_create_with_strides(dnnl_memory_desc_t *memory_desc, int ndims,
     const dnnl_dims_t dims, dnnl_data_type_t data_type, const dnnl_dims_t strides)``"""
     _b.out_address(memory_desc, "memory_desc")
-    n = _i(ndims)
+    n = _ndims(ndims)
     d = _dims(dims, n) if n > 0 else []
     s = _dims(strides, n, "strides") if n > 0 and _addr_or_seq(strides) else None
     _new_out(memory_desc, "md", _desc(d, _i(data_type), s) if d else _desc())
+
+
+def _ndims(ndims):
+    n = _i(ndims)
+    if n < 0:
+        raise _invalid("ndims is %d, not in 0..12" % n)
+    return n
 
 
 def _addr_or_seq(x):
@@ -870,7 +877,7 @@ def dnnl_memory_desc_create_with_tag(memory_desc, ndims, dims, data_type, tag):
     """``dnnl_memory_desc_create_with_tag(dnnl_memory_desc_t *memory_desc, int ndims,
     const dnnl_dims_t dims, dnnl_data_type_t data_type, dnnl_format_tag_t tag)``"""
     _b.out_address(memory_desc, "memory_desc")
-    n = _i(ndims)
+    n = 0 if _i(tag) == _C["dnnl_format_tag_undef"] else _ndims(ndims)
     d = _dims(dims, n) if n > 0 else []
     _new_out(memory_desc, "md", _desc(d, _i(data_type), _i(tag)) if d else _desc())
 
@@ -945,6 +952,8 @@ def dnnl_memory_desc_permute_axes(out_memory_desc, in_memory_desc, permutation):
 _DIMS_QUERIES = {_q.dims: "get_dims", _q.padded_dims: "get_padded_dims",
                  _q.padded_offsets: "get_padded_offsets", _q.strides: "get_strides",
                  _q.inner_blks: "get_inner_blks", _q.inner_idxs: "get_inner_idxs"}
+_BLOCKING_QUERIES = frozenset({_q.strides, _q.inner_blks, _q.inner_idxs,
+                               _q.inner_nblks_s32})
 
 
 @_api(wraps="md.get_ndims() / get_dims() / get_strides() ... by `what`")
@@ -954,6 +963,8 @@ def dnnl_memory_desc_query(memory_desc, what, result):
     md = _obj(memory_desc, "md", "memory_desc")
     res = _b.out_address(result, "result")
     w = _i(what)
+    if w in _BLOCKING_QUERIES and not md.is_blocked():
+        raise _invalid("query %d needs a blocked memory descriptor" % w)
     if w in _DIMS_QUERIES:
         vals = getattr(md, _DIMS_QUERIES[w])()
         vals = vals + [0] * (_b.MAX_NDIMS - len(vals))
@@ -977,12 +988,13 @@ def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
     dnnl_query_t what, int index, void *result)``"""
     _obj(memory_desc, "md", "memory_desc")
     w = _i(what)
-    if _i(index) != 0:
-        raise _invalid("index > 0 is for sparse descriptors only")
+    if _i(index) > 0:           # as oneDNN: a negative index is taken as 0
+        raise _invalid("index %d is for sparse descriptors only (a dense one has "
+                       "buffer 0 alone)" % _i(index))
     if w in (_q.sparse_encoding, _q.nnz_s64):
         raise _invalid("query %d is for sparse descriptors only" % w)
     if w == _q.num_handles_s32:
-        return _put(result, ctypes.c_int32, 1)
+        return _put(result, ctypes.c_int32, 1, "result")
     return dnnl_memory_desc_query._fn(memory_desc, what, result)
 
 
@@ -990,6 +1002,8 @@ def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
 def dnnl_memory_desc_equal(lhs, rhs):
     """``int dnnl_memory_desc_equal(const_dnnl_memory_desc_t lhs,
     const_dnnl_memory_desc_t rhs)``"""
+    if _addr(lhs) == _addr(rhs):    # as oneDNN: the same pointer (NULL too) is equal
+        return 1
     return int(_obj(lhs, "md") == _obj(rhs, "md"))
 
 
@@ -1015,11 +1029,18 @@ def dnnl_data_type_size(data_type):
 
 
 # ------------------------------------------------------- memory objects
+def _handle(handle):
+    """A data handle: a ctypes array stays an array (the memory checks its
+    size, so a too small one is refused); anything else is its address."""
+    return handle if isinstance(handle, ctypes.Array) else _addr(handle)
+
+
 def _memory_create(memory, memory_desc, engine, handle):
     _b.out_address(memory, "memory")
     eng = _rec(engine, "engine")
-    md = _opt(memory_desc, "md") or _desc()
-    _new_out(memory, "memory", dnnl.memory(md, eng.obj, _addr(handle)),
+    # oneDNN 3.13 (measured) refuses a NULL descriptor; pass a zero md instead
+    md = _obj(memory_desc, "md", "memory_desc")
+    _new_out(memory, "memory", dnnl.memory(md, eng.obj, _handle(handle)),
              {"engine": _b.handle_id(engine)})
 
 
@@ -1038,10 +1059,14 @@ def dnnl_memory_create_v2(memory, memory_desc, engine, nhandles, handles):
     _rec(engine, "engine")
     n = _i(nhandles)
     if n <= 0 or not _addr_or_seq(handles):
-        raise _invalid("memory needs at least one handle")
-    if n != 1:
-        raise _invalid("a dense memory descriptor has one buffer, %d handles given" % n)
-    _memory_create(memory, memory_desc, engine, _read(handles, _P, 1, "handles")[0])
+        raise _invalid("nhandles must be positive and handles not NULL (nhandles is %d)"
+                       % n)
+    given = [h or 0 for h in _read(handles, _P, n, "handles")]
+    _memory_create(memory, memory_desc, engine, given[0])
+    # As oneDNN, handles past the first are kept (a dense descriptor never
+    # uses them) and returned by get_data_handle_v2.
+    extra = [0 if h == _MEMORY_ALLOCATE else h for h in given[1:]]
+    _rec(_P.from_address(_b.out_address(memory, "memory")).value, "memory").extra = extra
 
 
 @_api(wraps="(host scalars: unimplemented)")
@@ -1065,14 +1090,26 @@ def dnnl_memory_get_memory_desc(memory, memory_desc):
 @_api(wraps="memory.get_engine()")
 def dnnl_memory_get_engine(memory, engine):
     """``dnnl_memory_get_engine(const_dnnl_memory_t memory, dnnl_engine_t *engine)``"""
-    _put(engine, _P, _rec(memory, "memory").engines["engine"])
+    _put(engine, _P, _rec(memory, "memory").engines["engine"], "engine")
+
+
+def _handle_index(rec, index):
+    """``index`` as a buffer index of memory ``rec``: 0, or one of the extra
+    handles given to memory_create_v2 (oneDNN crashes on others)."""
+    i = _i(index)
+    if not 0 <= i <= len(rec.extra):
+        raise _invalid("index %d is not a buffer of this memory (it has %d)"
+                       % (i, 1 + len(rec.extra)))
+    return i
 
 
 def _map(memory, mapped_ptr, index):
-    mem = _obj(memory, "memory")
+    rec = _rec(memory, "memory")
+    mem = rec.obj
     out = _b.out_address(mapped_ptr, "mapped_ptr")
-    if _i(index) != 0:
-        raise _invalid("buffer index %d out of range" % _i(index))
+    i = _handle_index(rec, index)
+    if i:
+        return _b.put(out, _P, rec.extra[i - 1] or None)
     _b.put(out, _P, mem.get_data_handle() if mem.nbytes else None)
 
 
@@ -1099,20 +1136,18 @@ def dnnl_memory_unmap_data(memory, mapped_ptr):
 def dnnl_memory_unmap_data_v2(memory, mapped_ptr, index):
     """``dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory, void *mapped_ptr,
     int index)``"""
-    mem = _obj(memory, "memory")
-    if _i(index) != 0:
-        raise _invalid("buffer index %d out of range" % _i(index))
-    mem.unmap_data(_addr(mapped_ptr))
+    rec = _rec(memory, "memory")
+    if _handle_index(rec, index) == 0:
+        rec.obj.unmap_data(_addr(mapped_ptr))
 
 
 def _get_handle(memory, handle, index):
     out = _b.out_address(handle, "handle")
     if not _addr(memory):
         return _b.put(out, _P, None)
-    mem = _obj(memory, "memory")
-    if _i(index) != 0:
-        raise _invalid("buffer index %d out of range" % _i(index))
-    _b.put(out, _P, mem.get_data_handle() or None)
+    rec = _rec(memory, "memory")
+    i = _handle_index(rec, index)
+    _b.put(out, _P, (rec.extra[i - 1] if i else rec.obj.get_data_handle()) or None)
 
 
 @_api(wraps="memory.get_data_handle()")
@@ -1124,7 +1159,7 @@ def dnnl_memory_get_data_handle(memory, handle):
 @_api(wraps="memory.set_data_handle(handle)")
 def dnnl_memory_set_data_handle(memory, handle):
     """``dnnl_memory_set_data_handle(dnnl_memory_t memory, void *handle)``"""
-    _obj(memory, "memory").set_data_handle(_addr(handle))
+    _obj(memory, "memory").set_data_handle(_handle(handle))
 
 
 @_api(wraps="memory.get_data_handle()")
@@ -1137,10 +1172,12 @@ def dnnl_memory_get_data_handle_v2(memory, handle, index):
 @_api(wraps="memory.set_data_handle(handle)")
 def dnnl_memory_set_data_handle_v2(memory, handle, index):
     """``dnnl_memory_set_data_handle_v2(dnnl_memory_t memory, void *handle, int index)``"""
-    mem = _obj(memory, "memory")
-    if _i(index) != 0:
-        raise _invalid("buffer index %d out of range" % _i(index))
-    mem.set_data_handle(_addr(handle))
+    rec = _rec(memory, "memory")
+    i = _handle_index(rec, index)
+    if i:
+        rec.extra[i - 1] = _addr(handle)
+    else:
+        rec.obj.set_data_handle(_handle(handle))
 
 
 @_api(wraps="(host scalars: none exist here)")
@@ -1315,7 +1352,7 @@ _service = {"cache_capacity": 1024, "jit_dump": 0, "jit_flags": 0}
 @_api(wraps="(stored: no primitive cache here)")
 def dnnl_get_primitive_cache_capacity(capacity):
     """``dnnl_get_primitive_cache_capacity(int *capacity)``"""
-    _put(capacity, _INT, _service["cache_capacity"])
+    _put(capacity, _INT, _service["cache_capacity"], "capacity")
 
 
 @_api(wraps="(stored: no primitive cache here)")

@@ -3,8 +3,11 @@
 There is one CPU engine (index 0); execution is synchronous, so
 ``stream.wait()`` has nothing to wait for.
 """
+from dnnl._args import instance, integer
 from dnnl._enums import engine_kind, stream_flags
-from dnnl._error import invalid
+from dnnl._error import invalid, unimpl
+
+_KNOWN_FLAGS = stream_flags.in_order | stream_flags.out_of_order | stream_flags.profiling
 
 
 class engine:
@@ -19,19 +22,22 @@ class engine:
     kind = engine_kind
 
     def __init__(self, kind=engine_kind.cpu, index=0):
+        k = integer(kind, "kind")
         try:
-            kind = engine_kind(int(kind))
+            kind = engine_kind(k)
         except ValueError:
-            raise invalid("unknown engine kind %r" % (kind,)) from None
-        if not 0 <= int(index) < engine.get_count(kind):
-            raise invalid("no %s engine with index %s" % (kind.name, index))
+            raise invalid("kind %d is not an engine kind" % k) from None
+        index = integer(index, "index")
+        if not 0 <= index < engine.get_count(kind):
+            raise invalid("index %d: there is no %s engine with this index"
+                          % (index, kind.name))
         self._kind = kind
-        self._index = int(index)
+        self._index = index
 
     @staticmethod
     def get_count(kind):
         """Number of devices of ``kind``: one CPU, nothing else."""
-        return 1 if int(kind) == engine_kind.cpu else 0
+        return 1 if integer(kind, "kind") == engine_kind.cpu else 0
 
     def get_kind(self):
         return self._kind
@@ -52,13 +58,17 @@ class stream:
     flags = stream_flags
 
     def __init__(self, aengine, flags=stream_flags.default_flags):
-        if not isinstance(aengine, engine):
-            raise invalid("a stream needs an engine")
+        instance(aengine, engine, "aengine")
         self._engine = aengine
-        self._flags = int(flags)
+        self._flags = integer(flags, "flags")
         if self._flags & stream_flags.profiling:
-            from dnnl._error import unimpl
             raise unimpl("profiling streams exist only on GPU engines")
+        # oneDNN 3.13's CPU runtime (measured): an order flag is required and
+        # unknown bits are refused.
+        if not self._flags & (stream_flags.in_order | stream_flags.out_of_order) \
+                or self._flags & ~_KNOWN_FLAGS:
+            raise invalid("flags %#x: a stream is in_order or out_of_order, with no "
+                          "other bits than profiling" % self._flags)
 
     def get_engine(self):
         return self._engine

@@ -10,10 +10,10 @@ import ctypes
 
 import numpy as np
 
-from dnnl import _dtypes
+from dnnl import _args, _dtypes
 from dnnl._desc import RUNTIME, desc
-from dnnl._enums import MACROS, data_type, format_kind, format_tag
-from dnnl._error import invalid
+from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
+from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels import offsets as _offsets
 from dnnl.engine import engine
 
@@ -23,20 +23,72 @@ _ALIGNMENT = 64
 
 
 def _aligned_bytes(nbytes):
-    raw = np.empty(nbytes + _ALIGNMENT, dtype=np.uint8)
+    try:
+        raw = np.empty(nbytes + _ALIGNMENT, dtype=np.uint8)
+    except (MemoryError, ValueError):   # numpy: "array is too big"
+        raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
     shift = (-raw.ctypes.data) % _ALIGNMENT
     return raw[shift:shift + nbytes]
 
 
 def _address_of(handle):
     """A raw address from an int or any ctypes pointer-like object, else None."""
-    if isinstance(handle, (int, np.integer)) and not isinstance(handle, bool):
-        return int(handle)
+    if isinstance(handle, (int, np.integer)) and not isinstance(handle, (bool, np.bool_)):
+        address = int(handle)
+        if not 0 <= address < 2 ** 64:
+            raise invalid("handle %s is not an address (0 .. 2**64 - 1)"
+                          % _args.short(address))
+        return address
     if isinstance(handle, ctypes.c_void_p):
         return handle.value or 0
     if isinstance(handle, (ctypes._Pointer, ctypes.Array)):
         return ctypes.cast(handle, ctypes.c_void_p).value or 0
     return None
+
+
+def _check_ctypes_size(handle, nbytes):
+    """A ctypes array knows its size: refuse one smaller than the layout."""
+    if isinstance(handle, ctypes.Array) and ctypes.sizeof(handle) < nbytes:
+        raise invalid("handle is a ctypes array of %d bytes; the descriptor needs %d"
+                      % (ctypes.sizeof(handle), nbytes))
+
+
+def _buffer_bytes(handle, md):
+    """The bytes of a buffer-protocol ``handle``, after checking its element
+    type: raw bytes (uint8, void, bytearray) or the descriptor's data type."""
+    if isinstance(handle, np.ndarray):
+        if not handle.flags.c_contiguous:
+            raise invalid("handle array must be C-contiguous")
+        _check_element_type(handle.dtype, md)
+        return handle.reshape(-1).view(np.uint8)
+    try:
+        view = memoryview(handle)
+    except TypeError:
+        raise wrong_type("handle must be a buffer, an address or a ctypes pointer, "
+                         "not %s" % _args.a_type(handle)) from None
+    if not view.c_contiguous:
+        raise invalid("handle buffer must be C-contiguous")
+    try:
+        dtype = np.dtype(view.format)
+    except TypeError:
+        dtype = np.dtype((np.void, view.itemsize))
+    _check_element_type(dtype, md)
+    flat = view.cast("B") if view.ndim != 1 or view.format != "B" else view
+    return np.frombuffer(flat, dtype=np.uint8)
+
+
+def _check_element_type(dtype, md):
+    if dtype.kind == "V" or dtype == np.uint8 or md.ndims == 0:
+        return
+    code = md.data_type
+    if code in _dtypes.SUB_BYTE or code == data_type.undef:
+        ok = ()
+    else:
+        ok = (_dtypes.numpy_dtype(code), _dtypes.numpy_dtype(code, raw=True))
+    if dtype not in ok:
+        raise wrong_type("handle holds %s elements, not %s: pass an array of the "
+                         "descriptor's data type or raw bytes (uint8)"
+                         % (dtype, code.name))
 
 
 def span_bytes(md):
@@ -46,17 +98,30 @@ def span_bytes(md):
     This is at least ``get_size() + offset0`` bytes; it is more for a
     sub-memory whose padded dims are smaller than a block, where oneDNN's
     ``get_size`` reports 0 (so nothing is ever accessed out of bounds).
+    Computed from the blocking: no work per index.
     """
     if md.ndims == 0 or md.format_kind != format_kind.blocked or 0 in md.dims:
         return 0
-    table, starts, sizes = _offsets.dim_tables(md, padded=True)
-    last = md.offset0 + sum(int(table[s:s + n].max()) for s, n in zip(starts, sizes))
+    last = _offsets.max_offset(md)
     sub_byte = md.data_type in _dtypes.SUB_BYTE
     size = md.get_size() * (2 if sub_byte else 1) // _dtypes.size(md.data_type)
     elems = max(last + 1, size + md.offset0)
     if sub_byte:
         return (elems + 1) // 2
     return elems * _dtypes.size(md.data_type)
+
+
+def _logical_values(arr, dt):
+    """``arr`` cast to the element type of ``dt`` (C-contiguous); numbers only."""
+    if arr.dtype.kind not in "biuf" and not (
+            arr.dtype.kind == "V" and arr.dtype.names is None and arr.dtype.itemsize <= 2):
+        raise wrong_type("array holds %s values; from_numpy needs numbers" % arr.dtype)
+    try:
+        values = arr.astype(_dtypes.numpy_dtype(dt))
+    except (TypeError, ValueError) as exc:
+        raise wrong_type("array of %s cannot be cast to %s: %s"
+                         % (arr.dtype, dt.name, exc)) from None
+    return np.ascontiguousarray(values)
 
 
 class memory:
@@ -87,10 +152,8 @@ class memory:
     def __init__(self, md, aengine, handle=DNNL_MEMORY_ALLOCATE):
         if md is None:
             md = desc()
-        if not isinstance(md, desc):
-            raise invalid("memory needs a dnnl.memory.desc, got %r" % type(md).__name__)
-        if not isinstance(aengine, engine):
-            raise invalid("memory needs a dnnl.engine")
+        _args.instance(md, desc, "md")
+        _args.instance(aengine, engine, "aengine")
         if md.format_kind == format_kind.any:
             raise invalid("cannot create memory for a descriptor with format any")
         if RUNTIME in md.dims or RUNTIME in md.strides:
@@ -111,23 +174,14 @@ class memory:
         elif address == DNNL_MEMORY_NONE:
             self._data = None
         elif address is not None:
-            if address < 0:
-                raise invalid("invalid data handle %#x" % address)
+            _check_ctypes_size(handle, nbytes)
             buf = (ctypes.c_uint8 * nbytes).from_address(address) if nbytes else None
             self._data = (np.ctypeslib.as_array(buf) if nbytes
                           else np.empty(0, dtype=np.uint8))
         else:
-            try:
-                view = memoryview(handle)
-            except TypeError:
-                raise invalid("data handle must be a buffer, an address or a "
-                              "ctypes pointer, not %r" % type(handle).__name__) from None
-            if not view.c_contiguous:
-                raise invalid("data handle buffer must be C-contiguous")
-            data = np.frombuffer(view.cast("B") if view.ndim != 1 or view.format != "B"
-                                 else view, dtype=np.uint8)
+            data = _buffer_bytes(handle, self._md)
             if data.size < nbytes:
-                raise invalid("buffer of %d bytes is too small for %r, which needs %d"
+                raise invalid("handle has %d bytes, too few for %r, which needs %d"
                               % (data.size, self._md, nbytes))
             self._data = data
         self._handle_obj = handle
@@ -184,7 +238,12 @@ class memory:
             if self._md.data_type in _dtypes.SUB_BYTE or self._md.ndims == 0:
                 return raw
             dtype = _dtypes.numpy_dtype(self._md.data_type)
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise wrong_type("dtype %s is not a numpy dtype" % _args.short(dtype)) from None
+        if dtype.itemsize == 0 or dtype.hasobject:
+            raise invalid("dtype %s cannot view raw memory" % dtype)
         usable = raw.size - raw.size % dtype.itemsize
         return raw[:usable].view(dtype)
 
@@ -204,18 +263,22 @@ class memory:
         md = self._md
         if md.ndims == 0:
             return np.empty(0, dtype=np.float32)
-        offs = self._element_offsets()
-        raw = self._bytes()
         dt = md.data_type
+        raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
         if dt in _dtypes.SUB_BYTE:
-            codes = (raw[offs >> 1] >> ((offs & 1) << 2).astype(np.uint8)) & 0xF
-            if dt == data_type.s4:
-                codes = ((codes.astype(np.int8) << 4) >> 4).astype(np.int8)
-            out = codes.view(_dtypes.numpy_dtype(dt)) if dt != data_type.s4 else codes
-        else:
-            out = self.map_data(_dtypes.numpy_dtype(dt, raw=True))[offs]
-            out = out.view(_dtypes.numpy_dtype(dt))
-        return out.reshape(md.dims)
+            out = np.empty(md.dims, dtype=np.uint8)
+            nib, base = _unpack_nibbles(raw, md)
+            _copy_boxes(_offsets.logical_boxes(md), nib, base, out, to_logical=True)
+            if dt == data_type.s4:   # sign-extend the 4-bit codes in place
+                np.left_shift(out, 4, out=out)
+                out = out.view(np.int8)
+                np.right_shift(out, 4, out=out)
+                return out
+            return out.view(_dtypes.numpy_dtype(dt))
+        out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
+        if md.nelems:
+            _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
+        return out.view(_dtypes.numpy_dtype(dt))
 
     def from_numpy(self, array):
         """Write a logical array of shape ``dims`` (padding zero-filled).
@@ -232,37 +295,92 @@ class memory:
         raw = self._bytes()
         if not raw.flags.writeable:
             raise invalid("memory buffer is read-only")
-        offs = self._element_offsets()
-        self.zero_pad()
+        # Everything that can fail (the cast) happens before the first write.
+        values = _logical_values(arr, dt)
         if dt in _dtypes.SUB_BYTE:
-            codes = np.ascontiguousarray(arr.astype(_dtypes.numpy_dtype(dt))).reshape(-1)
-            codes = codes.view(np.uint8) & 0xF
-            shift = ((offs & 1) << 2).astype(np.uint8)
-            byte = offs >> 1
-            # one nibble at a time: two elements may share a byte
-            for parity in (0, 1):
-                sel = (offs & 1) == parity
-                b = byte[sel]
-                keep = np.uint8(0xF0 if parity == 0 else 0x0F)
-                raw[b] = (raw[b] & keep) | (codes[sel] << shift[sel])
-        else:
-            values = arr.astype(_dtypes.numpy_dtype(dt)).reshape(-1)
-            view = self.map_data(_dtypes.numpy_dtype(dt, raw=True))
-            view[offs] = values.view(view.dtype)
+            nib, base = _unpack_nibbles(raw, md)
+            _zero_boxes(_offsets.padding_boxes(md), nib, base)
+            _copy_boxes(_offsets.logical_boxes(md), nib, base, values.view(np.uint8),
+                        to_logical=False)
+            _pack_nibbles(nib, raw, base)
+            return
+        self.zero_pad()
+        _copy_boxes(_offsets.logical_boxes(md), raw, 0,
+                    values.view(_dtypes.numpy_dtype(dt, raw=True)), to_logical=False)
 
     def zero_pad(self):
         """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
-        offs = _offsets.padding_offsets(self._md)
-        if offs.size == 0:
+        boxes = _offsets.padding_boxes(self._md)
+        if not boxes:
             return
         raw = self._bytes()
         if self._md.data_type in _dtypes.SUB_BYTE:
-            for parity in (0, 1):
-                b = offs[(offs & 1) == parity] >> 1
-                raw[b] &= np.uint8(0xF0 if parity == 0 else 0x0F)
+            nib, base = _unpack_nibbles(raw, self._md)
+            _zero_boxes(boxes, nib, base)
+            _pack_nibbles(nib, raw, base)
         else:
-            view = self.map_data(np.dtype("u%d" % _dtypes.size(self._md.data_type)))
-            view[offs] = 0
+            _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self._md.data_type)))
 
     def __repr__(self):
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
+
+
+# -- logical copies by strided boxes: no per-element offset tables ---------------
+def _copy_boxes(boxes, buf, base, arr, to_logical):
+    """Copy every box between the physical ``buf`` (element-addressed, its
+    element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
+    steps (runs by memcpy, transposes by tiles): the cost grows with the
+    tensor only, and nothing is allocated."""
+    esize = arr.itemsize
+    room = buf.nbytes // esize
+    pa, la = buf.ctypes.data, arr.ctypes.data
+    for offset, starts, _, axes in boxes:
+        steps, loff = [], 0
+        for d, dim_axes in enumerate(axes):
+            stride = arr.strides[d] // esize
+            loff += starts[d] * stride
+            for n, s in reversed(dim_axes):
+                steps.append((n, s, stride))
+                stride *= n
+        if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
+            raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+        phys, logical = pa + (offset - base) * esize, la + loff * esize
+        if to_logical:
+            _offsets.copy_box(phys, logical, esize, steps)
+        else:
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
+
+
+def _box_view(buf, base, offset, axes, dtype):
+    """A numpy view of the element-addressed ``buf`` (element 0 at offset
+    ``base``) over one box's axes; numpy checks it stays inside ``buf``."""
+    axes = [ax for dim_axes in axes for ax in dim_axes]
+    itemsize = dtype.itemsize
+    return np.ndarray(tuple(n for n, _ in axes), dtype, buf, (offset - base) * itemsize,
+                      tuple(s * itemsize for _, s in axes))
+
+
+def _zero_boxes(boxes, buf, base, dtype=np.dtype(np.uint8)):
+    for offset, _, _, axes in boxes:
+        _box_view(buf, base, offset, axes, dtype)[...] = 0
+
+
+def _unpack_nibbles(raw, md):
+    """The bytes the layout reaches as one uint8 per nibble (low nibble first);
+    returns it with the nibble offset of its first entry."""
+    first = md.offset0 >> 1
+    end = (_offsets.max_offset(md) >> 1) + 1 if md.nelems else first
+    packed = raw[first:end]
+    nib = np.empty(2 * packed.size, dtype=np.uint8)
+    np.bitwise_and(packed, 0xF, out=nib[0::2])
+    np.right_shift(packed, 4, out=nib[1::2])
+    return nib, 2 * first
+
+
+def _pack_nibbles(nib, raw, base):
+    """Store ``_unpack_nibbles``' array back (values are masked to 4 bits)."""
+    lo, hi = nib[0::2], nib[1::2]
+    np.bitwise_and(lo, 0xF, out=lo)
+    np.left_shift(hi, 4, out=hi)
+    first = base >> 1
+    np.bitwise_or(lo, hi, out=raw[first:first + lo.size])

@@ -11,6 +11,7 @@ import time
 from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
+from dnnl._args import integer
 from dnnl._error import invalid
 from dnnl.attr import primitive_attr
 from dnnl.engine import stream
@@ -79,7 +80,8 @@ class primitive_desc:
 
     def query_md(self, what, idx=0):
         """The md for a ``dnnl_query_*_md`` query, or the zero md."""
-        what = int(what)
+        what = integer(what, "what")
+        idx = integer(idx, "idx")
         if what == query.exec_arg_md:
             return self._exec_arg_md(idx)
         if idx != 0:
@@ -99,7 +101,7 @@ class primitive_desc:
         return desc()
 
     def query_s64(self, what):
-        what = int(what)
+        what = integer(what, "what")
         if what == query.memory_consumption_s64:
             return 0
         if what == query.scratchpad_engine:
@@ -107,7 +109,7 @@ class primitive_desc:
         raise invalid("query %s is not an s64 query of this primitive" % what)
 
     def query_s32(self, what):
-        what = int(what)
+        what = integer(what, "what")
         if what == query.num_of_inputs_s32:
             return self._num_inputs
         if what == query.num_of_outputs_s32:

@@ -16,6 +16,7 @@ import numpy as np
 from dnnl import _dtypes
 from dnnl._desc import RUNTIME, desc, equal
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
+from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
 from dnnl.attr import sum_entry
@@ -331,9 +332,7 @@ class reorder(primitive):
                              or any(q is not None for q in self._quant))
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
-            self._plans = {}
-            if not self._runtime:
-                self._plans[(src_md, dst_md)] = self._plan(src_md, dst_md)
+            self._plans = {}    # built at first use: creation costs no per-index work
 
         def _plan(self, src_md, dst_md):
             return build_plan(src_md, dst_md, self._quant, self._convert, GENERIC_PLANS)
@@ -357,9 +356,10 @@ class reorder(primitive):
             return {ARG_FROM: self._src_md, ARG_TO: self._dst_md}
 
         def query_s64(self, what):
-            if int(what) == query.reorder_src_engine:
+            what = integer(what, "what")
+            if what == query.reorder_src_engine:
                 return self._src_engine
-            if int(what) == query.reorder_dst_engine:
+            if what == query.reorder_dst_engine:
                 return self._dst_engine
             return super().query_s64(what)
 
@@ -386,7 +386,7 @@ class reorder(primitive):
         else:
             src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM", pd._src_md)
             dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", pd._dst_md, output=True)
-            plan = pd._plans[(pd._src_md, pd._dst_md)]
+            plan = pd.plan_for(pd._src_md, pd._dst_md)
         self._check_scratchpad(args)
         if not pd._convert:
             plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))

@@ -30,6 +30,7 @@ import numpy as np
 from dnnl import _dtypes
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
+from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels import offsets as _offsets
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
@@ -422,6 +423,15 @@ class _resampling_pd(primitive_desc):
     kind = primitive_kind.resampling
     _impl = "ref:any"
 
+    @property
+    def _plan(self):
+        """The kernel plan (None for an empty problem), built at first use:
+        its tables grow with the output, so creation does not build them."""
+        plan = self.__dict__.get("_plan_built", False)
+        if plan is False:
+            plan = self._plan_built = None if self._noop else self._build_plan()
+        return plan
+
     def get_prop_kind(self):
         return self._prop
 
@@ -437,7 +447,7 @@ class _resampling_pd(primitive_desc):
         return list(self._factors)
 
     def query_s32(self, what):
-        w = int(what)
+        w = integer(what, "what")
         if w == query.prop_kind:
             return self._prop
         if w == query.alg_kind:
@@ -538,8 +548,9 @@ class resampling_forward(primitive):
                             if isinstance(e, binary_entry)]
             self._num_inputs = 1 + len(self._binary)
             self._noop = src_md.nelems == 0 or dst_md.nelems == 0
-            self._plan = None if self._noop else _fwd_plan(alg, src_md, dst_md,
-                                                           self._entries)
+
+        def _build_plan(self):
+            return _fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
 
         def exec_args(self):
             args = {ARG_SRC: self._src_md, ARG_DST: self._dst_md}
@@ -640,6 +651,10 @@ class resampling_backward(primitive):
             self._verbose_any = (ds_md.format_kind == format_kind.any,
                                  dd_md.format_kind == format_kind.any)
             if dd_md.format_kind == format_kind.any and hint is not None and hint:
+                if hint._dst_md.ndims != dd_md.ndims:
+                    # oneDNN copies the hint's dst wholesale (another rank); we refuse
+                    raise invalid("hint_fwd_pd's dst has %d dims, diff_dst %d"
+                                  % (hint._dst_md.ndims, dd_md.ndims))
                 dd_md = _like(dd_md.dims, dd_md.data_type, hint._dst_md)
             if ds_md.format_kind == format_kind.any:
                 if dd_md.format_kind == format_kind.any:
@@ -654,7 +669,9 @@ class resampling_backward(primitive):
             self._factors = _stored_factors(ds_md.dims, dd_md.dims)
             self._num_inputs = 1
             self._noop = ds_md.nelems == 0
-            self._plan = None if self._noop else _bwd_plan(alg, ds_md, dd_md)
+
+        def _build_plan(self):
+            return _bwd_plan(self._alg, self._ds_md, self._dd_md)
 
         def exec_args(self):
             return {ARG_DIFF_DST: self._dd_md, ARG_DIFF_SRC: self._ds_md}

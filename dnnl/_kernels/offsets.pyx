@@ -7,11 +7,24 @@ inner blocks (innermost first) and its outer block index times
 ``strides[d]``. ``dim_tables`` tabulates every ``f_d`` once; kernels take the
 concatenated table plus per-dim starts, and ``all_offsets`` is the vectorised
 form (every logical element, row-major).
+
+Metadata work must not grow with a dimension, so creation-time questions and
+logical copies use the blocking itself: ``levels`` describes ``f_d`` as a
+mixed-radix number (outer block index, then each inner block), from which
+``max_offset`` (the largest reachable offset) and ``logical_boxes`` /
+``padding_boxes`` (the logical tensor, or its padding, as a few strided
+boxes that numpy views can address) follow in O(ndims * nblocks). The
+tables stay for kernels, which build them when they run.
 """
+import itertools
+import math
+
 import numpy as np
 
 cimport numpy as cnp
-from libc.stdint cimport int64_t
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cnp.import_array()
 
@@ -111,14 +124,245 @@ def padding_offsets(md):
     """Physical offsets of the padding positions of a blocked layout.
 
     Those are the positions with some ``dims[d] <= p[d] < padded_dims[d]``;
-    oneDNN's outputs must hold zeros there.
+    oneDNN's outputs must hold zeros there. Built box by box: the work and
+    the result grow with the padding only.
     """
-    if md.ndims == 0 or tuple(md.padded_dims) == tuple(md.dims):
-        return np.empty(0, dtype=np.int64)
-    offs = all_offsets(md, padded=True).reshape(md.padded_dims)
-    inside = np.ones(md.padded_dims, dtype=bool)
+    parts = [np.empty(0, dtype=np.int64)]
+    for offset, _, _, axes in padding_boxes(md):
+        offs = np.full((), offset, dtype=np.int64)
+        for n, stride in (ax for dim_axes in axes for ax in dim_axes):
+            offs = (offs[..., None] + np.arange(n, dtype=np.int64) * stride)
+        parts.append(offs.reshape(-1))
+    return np.concatenate(parts)
+
+
+# -- the blocking as arithmetic ---------------------------------------------------
+def levels(md, d):
+    """``f_d`` as mixed-radix digits, outermost first: ``(radix, unit, stride)``.
+
+    The digit of a level is ``i // unit % radix`` (the outer level, radix 0,
+    has no modulus) and ``f_d(i) = sum(digit * stride)``.
+    """
+    inner, own = 1, []
+    for blk, idx in zip(reversed(md.inner_blks), reversed(md.inner_idxs)):
+        if idx == d:
+            own.append((blk, inner))
+        inner *= blk
+    unit = math.prod(blk for blk, _ in own)
+    out = [(0, unit, md.strides[d])]
+    for blk, stride in reversed(own):
+        unit //= blk
+        out.append((blk, unit, stride))
+    return out
+
+
+def _digits(lv, i):
+    return [i // unit % radix if radix else i // unit for radix, unit, _ in lv]
+
+
+def dim_offset(lv, i):
+    """``f_d(i)`` from the levels of dim ``d``."""
+    return sum(g * s for g, (_, _, s) in zip(_digits(lv, i), lv))
+
+
+def dim_max(lv, n):
+    """``max f_d(i)`` over ``0 <= i < n`` (n >= 1), any stride signs.
+
+    Either ``i = n - 1`` or ``i`` agrees with ``n - 1`` above some level,
+    is smaller there and free below it.
+    """
+    top = _digits(lv, n - 1)
+    free = [max(0, (radix - 1) * s) for radix, _, s in lv]   # radix 0 only at level 0
+    best = prefix = 0
+    for k, (g, (_, _, s)) in enumerate(zip(top, lv)):
+        if g > 0:
+            best = max(best, prefix + max(0, (g - 1) * s) + sum(free[k + 1:]))
+        prefix += g * s
+    return max(best, prefix)
+
+
+def max_offset(md):
+    """Largest element offset any position of ``padded_dims`` reaches
+    (offset0 included): the last entry of the tables, without them."""
+    return md.offset0 + sum(dim_max(levels(md, d), md.padded_dims[d])
+                            for d in range(md.ndims))
+
+
+def dim_pieces(lv, lo, hi):
+    """``[lo, hi)`` of one dim as strided pieces ``(start, offset, axes)``, in
+    order: logical ``start + j`` for the mixed-radix ``j`` over ``axes``
+    (``[(size, stride)]``, outermost first) sits at ``offset + sum(j_a * stride_a)``."""
+    out = []
+
+    def split(lo, hi, k):
+        if lo >= hi:
+            return
+        radix, unit, stride = lv[k]
+        a, b = -(-lo // unit) * unit, hi // unit * unit
+        if a < b:
+            split(lo, a, k + 1)
+            axes = [((b - a) // unit, stride)] + [(r, s) for r, _, s in lv[k + 1:]]
+            out.append((a, dim_offset(lv, a), axes))
+            split(b, hi, k + 1)
+        elif lo < a < hi:
+            split(lo, a, k + 1)
+            split(a, hi, k + 1)
+        else:
+            split(lo, hi, k + 1)
+
+    split(lo, hi, 0)
+    return out
+
+
+def _boxes(md, ranges):
+    """The product of per-dim ranges as boxes ``(offset, starts, shape, axes)``:
+    ``shape`` the logical extent per dim, ``axes[d]`` that dim's
+    ``[(size, stride)]`` (their sizes multiply to ``shape[d]``)."""
+    per_dim = [dim_pieces(levels(md, d), lo, hi) for d, (lo, hi) in enumerate(ranges)]
+    for combo in itertools.product(*per_dim):
+        yield (md.offset0 + sum(off for _, off, _ in combo),
+               tuple(start for start, _, _ in combo),
+               tuple(math.prod(n for n, _ in dim_axes) for _, _, dim_axes in combo),
+               tuple(dim_axes for _, _, dim_axes in combo))
+
+
+def logical_boxes(md):
+    """The logical tensor (``dims``) as a few strided boxes (see ``_boxes``)."""
+    if md.ndims == 0 or 0 in md.dims:
+        return []
+    return list(_boxes(md, [(0, n) for n in md.dims]))
+
+
+def padding_boxes(md):
+    """The padding positions (some ``dims[d] <= p[d] < padded_dims[d]``) as
+    disjoint strided boxes."""
+    out = []
+    if md.ndims == 0 or 0 in md.dims:
+        return out
     for d in range(md.ndims):
-        shape = [1] * md.ndims
-        shape[d] = md.padded_dims[d]
-        inside &= (np.arange(md.padded_dims[d]) < md.dims[d]).reshape(shape)
-    return offs[~inside]
+        if md.padded_dims[d] > md.dims[d]:
+            ranges = ([(0, n) for n in md.dims[:d]] + [(md.dims[d], md.padded_dims[d])]
+                      + [(0, n) for n in md.padded_dims[d + 1:]])
+            out += _boxes(md, ranges)
+    return out
+
+
+# -- copying one strided box ----------------------------------------------------------
+ctypedef fused elem_t:
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+DEF MAXA = 32       # axes of a box: at most ndims + inner blocks
+DEF TILE = 32       # a transposing copy moves TILE x TILE element tiles
+DEF RUN = 1 << 16   # elements per work item of a contiguous or strided run
+
+
+cdef struct Box:
+    int nd               # axes, outermost first; the last (B) has the finest dst step
+    int tile             # 1: axes nd-2 (A, finest src step) and nd-1 copied by tiles
+    int64_t nchunks      # work items per outer position: runs of B, or columns
+                         # of tiles (TILE positions of B, all of A)
+    int64_t n[MAXA]
+    int64_t s[MAXA]      # src steps, elements
+    int64_t d[MAXA]      # dst steps, elements
+
+
+cdef void _box_item(const elem_t* src, elem_t* dst, const Box* b, int64_t item) noexcept nogil:
+    cdef int64_t rest = item // b.nchunks, c = item % b.nchunks
+    cdef int64_t so = 0, do = 0, i, x, y, lo, hi, b0, b1
+    cdef int k, last = b.nd - 1
+    for k in range(last - b.tile - 1, -1, -1):   # the outer position
+        i = rest % b.n[k]
+        rest = rest // b.n[k]
+        so += i * b.s[k]
+        do += i * b.d[k]
+    cdef int64_t nB = b.n[last], sB = b.s[last], dB = b.d[last]
+    if not b.tile:
+        lo = c * RUN
+        hi = min(lo + RUN, nB)
+        if sB == 1 and dB == 1:
+            memcpy(dst + do + lo, src + so + lo, (hi - lo) * sizeof(elem_t))
+        else:
+            for i in range(lo, hi):
+                dst[do + i * dB] = src[so + i * sB]
+        return
+    # a column of tiles: B in [lo, hi), all of A (each src line read once)
+    cdef int64_t nA = b.n[last - 1], sA = b.s[last - 1], dA = b.d[last - 1]
+    cdef const elem_t* sp
+    cdef elem_t* dp
+    lo = c * TILE
+    hi = min(lo + TILE, nB)
+    b0 = 0
+    while b0 < nA:
+        b1 = min(b0 + TILE, nA)
+        for x in range(b0, b1):
+            sp = src + so + x * sA
+            dp = dst + do + x * dA
+            if dB == 1:     # the usual case: contiguous writes
+                for y in range(lo, hi):
+                    dp[y] = sp[y * sB]
+            else:
+                for y in range(lo, hi):
+                    dp[y * dB] = sp[y * sB]
+        b0 = b1
+
+
+cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
+                   bint parallel) noexcept nogil:
+    cdef int64_t i
+    if parallel:
+        for i in prange(nitems, schedule="static"):
+            _box_item(src, dst, b, i)
+    else:
+        for i in range(nitems):
+            _box_item(src, dst, b, i)
+
+
+def copy_box(size_t src, size_t dst, int esize, axes):
+    """Copy ``esize``-byte elements over one box: ``axes`` is
+    ``[(size, src step, dst step)]`` (elements, any order) from the addresses
+    of the first element. Runs go by memcpy, transposes by tiles; large boxes
+    use every thread. The caller guarantees the box lies in both buffers."""
+    ax = sorted([a for a in axes if a[0] > 1], key=lambda a: (-abs(a[2]), -abs(a[1])))
+    merged = []
+    for n, s, d in ax:       # nested runs that are linear on both sides: one axis
+        top = len(merged) - 1
+        if top >= 0 and merged[top][1] == s * n and merged[top][2] == d * n:
+            merged[top] = (merged[top][0] * n, s, d)
+        else:
+            merged.append((n, s, d))
+    if not merged:
+        merged = [(1, 1, 1)]
+    if len(merged) > MAXA:
+        raise ValueError("a box of %d axes" % len(merged))
+    cdef Box b
+    b.nd = len(merged)
+    b.tile = 0
+    last = b.nd - 1
+    if last >= 1 and merged[last][1] != 1:    # B gathers: tile with the finest src axis
+        k = min(range(last), key=lambda i: abs(merged[i][1]))
+        if abs(merged[k][1]) < abs(merged[last][1]):
+            a_axis = merged.pop(k)           # A goes just inside the outer axes
+            merged.insert(last - 1, a_axis)
+            b.tile = 1
+    cdef int i
+    cdef int64_t outer = 1
+    for i, (n, s, d) in enumerate(merged):
+        b.n[i], b.s[i], b.d[i] = n, s, d
+        if i < b.nd - 1 - b.tile:
+            outer *= n
+    b.nchunks = ((b.n[last] + TILE - 1) // TILE if b.tile
+                 else (b.n[last] + RUN - 1) // RUN)
+    cdef int64_t nitems = outer * b.nchunks
+    cdef bint parallel = math.prod(n for n, _, _ in merged) >= RUN
+    with nogil:
+        if esize == 1:
+            _box_run(<const uint8_t*>src, <uint8_t*>dst, &b, nitems, parallel)
+        elif esize == 2:
+            _box_run(<const uint16_t*>src, <uint16_t*>dst, &b, nitems, parallel)
+        elif esize == 4:
+            _box_run(<const uint32_t*>src, <uint32_t*>dst, &b, nitems, parallel)
+        else:
+            _box_run(<const uint64_t*>src, <uint64_t*>dst, &b, nitems, parallel)

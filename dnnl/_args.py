@@ -1,0 +1,122 @@
+"""Checking what users pass: integers, sequences of integers, object types.
+
+Integers mean integers: Python ``int`` and numpy integer scalars (anything
+with ``__index__``) are accepted; ``bool`` is refused where a count, a dim or
+an index is meant, as numpy refuses it in a shape; floats, strings and bytes
+are refused. A wrong type raises :class:`dnnl.invalid_type` (also a
+``TypeError``); a wrong value raises :class:`dnnl.invalid_arguments` (also a
+``ValueError``). Messages name the parameter and cut long inputs short.
+"""
+import operator
+
+import numpy as np
+
+from dnnl._error import wrong_type
+
+_SHOWN = 6      # elements of a long sequence a message shows
+
+
+def short(value):
+    """``repr(value)``, with a long sequence or string cut to a few elements.
+
+    >>> short(list(range(100)))
+    '[0, 1, 2, 3, 4, 5, ... (100 elements)]'
+    """
+    if isinstance(value, (str, bytes)):
+        text = repr(value[:40])
+        return text if len(value) <= 40 else text + "... (%d characters)" % len(value)
+    if isinstance(value, (list, tuple, range, np.ndarray)):
+        try:
+            n = len(value)
+        except TypeError:           # a 0-d array
+            return repr(value)
+        if n > _SHOWN:
+            head = ", ".join(repr(v) for v in list(value[:_SHOWN]))
+            return "[%s, ... (%d elements)]" % (head, n)
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def a_type(value):
+    """``"an int"``, ``"a str"``, ``"a dnnl.engine"``: the type of ``value``
+    with its article, for messages."""
+    cls = type(value)
+    name = cls.__name__ if cls.__module__.split(".")[0] in ("builtins", "numpy") else (
+        "%s.%s" % (cls.__module__.split(".")[0], cls.__name__))
+    if value is None:
+        return "None"
+    return _article(name) + name
+
+
+def _article(name):
+    return "an " if name[0].lower() in "aeiou" or name == "ndarray" else "a "
+
+
+def integer(value, what):
+    """``value`` as an int: ints and numpy integers only (no bool, float, str).
+
+    >>> integer(np.int8(3), "index")
+    3
+    >>> integer(2.5, "index")
+    Traceback (most recent call last):
+    dnnl.invalid_type: index must be an integer, not a float (2.5) (status invalid_arguments)
+    """
+    v = _index(value)
+    if v is None:
+        raise wrong_type("%s must be an integer, not %s (%s)" % (what, a_type(value),
+                                                                 short(value)))
+    return v
+
+
+def _index(value):
+    """``operator.index(value)``, or None for a bool or a non-integer."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def integers(values, what):
+    """A tuple of ints from a sequence (list, tuple, range, integer array).
+
+    A single integer, a string, bytes or a float element are type errors.
+    """
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1 or not (values.dtype.kind in "iu" or values.size == 0):
+            raise wrong_type("%s must be a sequence of integers, not an array of %s"
+                             " with shape %s" % (what, values.dtype, values.shape))
+        return tuple(int(v) for v in values.tolist())
+    if isinstance(values, (str, bytes, bytearray)) or not hasattr(values, "__len__") \
+            or not hasattr(values, "__getitem__"):
+        raise wrong_type("%s must be a sequence of integers, not %s (%s)"
+                         % (what, a_type(values), short(values)))
+    out = []
+    for i, v in enumerate(values):
+        n = _index(v)
+        if n is None:
+            raise wrong_type("%s[%d] must be an integer, not %s (%s)"
+                             % (what, i, a_type(v), short(v)))
+        out.append(n)
+    return tuple(out)
+
+
+def instance(value, cls, what):
+    """``value`` if it is a ``cls``; else an invalid_type naming both types.
+
+    >>> import dnnl
+    >>> instance(dnnl.engine(), dnnl.primitive_attr, "attr")
+    Traceback (most recent call last):
+    dnnl.invalid_type: attr is a dnnl.engine, not a dnnl.primitive_attr (status invalid_arguments)
+    """
+    if not isinstance(value, cls):
+        name = _qualname(cls)
+        raise wrong_type("%s is %s, not %s%s" % (what, a_type(value), _article(name), name))
+    return value
+
+
+def _qualname(cls):
+    mod = cls.__module__.split(".")[0]
+    name = getattr(cls, "_public_name", cls.__qualname__)
+    return name if mod == "builtins" else "%s.%s" % (mod, name)
