@@ -9,6 +9,7 @@ from dnnl._enums import (C as _C, accumulation_mode, algorithm, data_type, engin
                          prop_kind, quantization_mode, query, rounding_mode,
                          scratchpad_mode, status)
 from dnnl._enums import cpu_isa, cpu_isa_hints
+from dnnl._cache import get_primitive_cache_capacity, set_primitive_cache_capacity
 from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
                          runtime_error, unimplemented)
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
@@ -20,6 +21,7 @@ from dnnl.memory import memory
 from dnnl.reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.verbose import get_verbose, set_verbose
+from dnnl.arrays import convert, dequantize, quantize, resample, resample_backward
 
 # oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...
 globals().update({_name: _value for _name, _value in _C.items()

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from dnnl import _args, _dtypes, _tags
+from dnnl import _args, _dtypes, _format, _tags
 from dnnl._enums import data_type, format_kind, format_tag
 from dnnl._error import invalid, unimpl, wrong_type
 
@@ -262,25 +262,14 @@ def _dims_str(dims):
     return "x".join("*" if d == RUNTIME else str(d) for d in dims)
 
 
-def format_str(md):
-    """The layout as a tag-like string (``aBcd16b``), oneDNN-verbose style."""
-    if md.format_kind != format_kind.blocked:
-        return md.format_kind.name
-    order = sorted(range(md.ndims), key=lambda d: (-md.strides[d], d))
-    blocked = set(md.inner_idxs)
-    letters = "".join(chr(ord("A" if d in blocked else "a") + d) for d in order)
-    return letters + "".join("%d%s" % (b, chr(ord("a") + i))
-                             for b, i in zip(md.inner_blks, md.inner_idxs))
-
-
 def describe(md):
     if md.ndims == 0:
         return "zero"
     text = "%s %s" % (md.data_type.name, _dims_str(md.dims))
     if md.format_kind != format_kind.blocked:
         return text + " " + md.format_kind.name
-    text += " " + format_str(md)
-    if not md.inner_blks and md.strides != dense_strides(md.dims, md.strides):
+    text += " " + _format.tag_str(md)
+    if not md.inner_blks and _format.strides_str(md):     # not dense
         text += " strides " + ":".join(str(s) for s in md.strides)
     if md.padded_dims != md.dims:
         text += " padded " + _dims_str(md.padded_dims)

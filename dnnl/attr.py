@@ -29,7 +29,7 @@ import types
 
 import numpy as np
 
-from dnnl import _args
+from dnnl import _args, _format
 from dnnl._dtypes import as_data_type
 from dnnl._enums import (C, accumulation_mode, algorithm, data_type, fpmath_mode,
                          primitive_kind, quantization_mode, rounding_mode,
@@ -459,7 +459,7 @@ class post_ops:
         return self.copy()
 
     def __repr__(self):
-        return "<dnnl.post_ops %s>" % (_post_ops_str(self) or "empty")
+        return "<dnnl.post_ops %s>" % (_format.post_ops_str(self._entries) or "empty")
 
     def has_default_values(self):
         return not self._entries
@@ -603,41 +603,6 @@ class post_ops:
     def get_params_dw(self, index):
         """``(weights_dt, bias_dt, dst_dt, kernel, stride, padding_l)``."""
         return tuple(self._get(index, dw_entry))
-
-
-def _fmt(x):
-    return ("%g" % x) if isinstance(x, float) else str(x)
-
-
-def _post_ops_str(po):
-    """benchdnn-style ``--attr-post-ops`` text, e.g. ``sum:0.5+relu:0.1``."""
-    parts = []
-    for e in po._entries:
-        if isinstance(e, sum_entry):
-            s = "sum"
-            if e.scale != 1.0 or e.zero_point or e.data_type != data_type.undef:
-                s += ":" + _fmt(e.scale)
-            if e.zero_point or e.data_type != data_type.undef:
-                s += ":" + str(e.zero_point)
-            if e.data_type != data_type.undef:
-                s += ":" + getattr(e.data_type, "name", str(e.data_type))
-        elif isinstance(e, eltwise_entry):
-            name = getattr(e.alg, "name", str(e.alg)).replace("eltwise_", "")
-            s = name
-            if e.alpha != 0.0 or e.beta != 0.0:
-                s += ":" + _fmt(e.alpha)
-            if e.beta != 0.0:
-                s += ":" + _fmt(e.beta)
-        elif isinstance(e, binary_entry):
-            name = getattr(e.alg, "name", str(e.alg)).replace("binary_", "")
-            dt = getattr(e.src1_desc, "data_type", None)
-            s = name + ":" + (getattr(dt, "name", str(dt)) if dt is not None else "?")
-        elif isinstance(e, prelu_entry):
-            s = "prelu:%d" % e.mask
-        else:
-            s = "dw:k%ds%dp%d" % (e.kernel_size, e.stride_size, e.padding_l_size)
-        parts.append(s)
-    return "+".join(parts)
 
 
 # ---------------------------------------------------------- binary broadcast
@@ -831,39 +796,8 @@ class primitive_attr:
         return "<dnnl.primitive_attr %s>" % (self.to_str() or "default")
 
     def to_str(self):
-        """A verbose-style summary of the non-default fields (empty if none)."""
-        out = []
-        if self._scratchpad != scratchpad_mode.library:
-            out.append("attr-scratchpad:user")
-        if self._fpmath != fpmath_mode.strict or self._apply_to_int:
-            out.append("attr-fpmath:%s%s" % (self._fpmath.name,
-                                              ":true" if self._apply_to_int else ""))
-        if self._acc != accumulation_mode.strict:
-            out.append("attr-acc-mode:%s" % self._acc.name)
-        if self._deterministic:
-            out.append("attr-deterministic:true")
-        for label, m in (("attr-scales", self._scales), ("attr-zero-points", self._zero_points),
-                         ("attr-precomputed-reductions", self._reductions)):
-            if m:
-                items = []
-                for arg in sorted(m):
-                    e = m[arg]
-                    s = "%s:%d" % (_arg_name(arg), e.mask)
-                    if e.data_type not in (data_type.f32, data_type.s32):
-                        s += ":" + e.data_type.name
-                    if e.groups:
-                        s += ":" + "x".join(str(g) for g in e.groups)
-                    items.append(s)
-                out.append("%s:%s" % (label, "+".join(items)))
-        rnd = {a: m for a, m in self._rounding.items() if m != rounding_mode.environment}
-        if rnd:
-            out.append("attr-rounding-mode:" + "+".join(
-                "%s:%s" % (_arg_name(a), getattr(m, "name", m)) for a, m in sorted(rnd.items())))
-        if self._post_ops._entries:
-            out.append("attr-post-ops:" + _post_ops_str(self._post_ops))
-        if self._dropout is not None:
-            out.append("attr-dropout")
-        return " ".join(out)
+        """The non-default fields as oneDNN's verbose prints them (empty if none)."""
+        return _format.attr_str(self)
 
     # ------------------------------------------------------ default checks
     def non_default_parts(self, dst_data_type=None):
@@ -995,6 +929,11 @@ class primitive_attr:
         except ValueError:
             pass
         self._rounding[a] = m
+
+    @property
+    def rounding_modes(self):
+        """Read-only mapping ``arg -> rounding_mode`` of the set rounding modes."""
+        return types.MappingProxyType(self._rounding)
 
     # ------------------------------------------------------ scales
     @property
@@ -1205,14 +1144,3 @@ class primitive_attr:
         if self._dropout is None:
             return (None, data_type.undef, False, False)
         return self._dropout
-
-
-def _arg_name(arg):
-    names = {ARG_SRC: "src", ARG_SRC_1: "src1", ARG_SRC_2: "src2", ARG_DST: "dst",
-             ARG_WEIGHTS: "wei", ARG_WEIGHTS_1: "wei1", ARG_WEIGHTS_2: "wei2",
-             ARG_DIFF_SRC: "diff_src", ARG_DIFF_WEIGHTS: "diff_wei"}
-    if arg in names:
-        return names[arg]
-    if arg & ARG_MULTIPLE_SRC:
-        return "msrc%d" % (arg - ARG_MULTIPLE_SRC)
-    return str(arg)

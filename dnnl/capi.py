@@ -58,6 +58,8 @@ from dnnl._enums import primitive_kind as _pk
 from dnnl._enums import query as _q
 from dnnl._error import invalid as _invalid
 from dnnl._error import unimpl as _unimpl
+from dnnl.resampling import resampling_backward as _bwd
+from dnnl.resampling import resampling_forward as _fwd
 
 # every enumerator and macro under its C name
 globals().update(_C)
@@ -182,20 +184,10 @@ def dnnl_version():
 
 # ================================================================ dnnl.h
 # ------------------------------------------------- primitive descriptors
-_KIND_FOR = {}          # primitive-descriptor class -> primitive class
-
-
 def _prim_class(pd):
-    if len(_KIND_FOR) < 3:               # resampling may be imported later
-        classes = [dnnl.reorder]
-        try:
-            classes += list(_resampling())
-        except Exception:
-            pass
-        for cls in classes:
-            _KIND_FOR[cls.primitive_desc] = cls
-    for pd_cls, cls in _KIND_FOR.items():
-        if isinstance(pd, pd_cls):
+    """The primitive class of a primitive descriptor."""
+    for cls in (dnnl.reorder, _fwd, _bwd):
+        if isinstance(pd, cls.primitive_desc):
             return cls
     raise _unimpl("no primitive for %r" % (pd,))
 
@@ -353,11 +345,8 @@ def dnnl_primitive_execute(primitive, stream, nargs, args):
     int nargs, const dnnl_exec_arg_t *args)``"""
     prim = _obj(primitive, "primitive")
     strm = _obj(stream, "stream")
-    amap = _exec_args(nargs, args)
-    if prim.get_primitive_desc().get_engine() is not strm.get_engine():
-        # engines are objects: two dnnl_engine_create calls make two engines
-        raise _invalid("the primitive and the stream have different engines")
-    prim.execute(strm, amap)
+    # the object API's binder checks the stream's engine and every argument
+    prim.execute(strm, _exec_args(nargs, args))
 
 
 @_api(wraps="primitive.get_primitive_desc()")
@@ -1217,18 +1206,6 @@ def dnnl_reorder_primitive_desc_create(reorder_primitive_desc, src_desc, src_eng
 
 
 # ------------------------------------------------------------ resampling
-def _resampling():
-    cls_f = getattr(dnnl, "resampling_forward", None)
-    cls_b = getattr(dnnl, "resampling_backward", None)
-    if cls_f is None:
-        try:
-            from dnnl import resampling as mod
-        except ImportError:
-            raise _unimpl("resampling is not available") from None
-        cls_f, cls_b = mod.resampling_forward, mod.resampling_backward
-    return cls_f, cls_b
-
-
 def _factors(factors, src_md):
     if not _addr_or_seq(factors):
         return None
@@ -1246,13 +1223,12 @@ def dnnl_resampling_forward_primitive_desc_create(primitive_desc, engine, prop_k
     dnnl_alg_kind_t alg_kind, const float *factors, const_dnnl_memory_desc_t src_desc,
     const_dnnl_memory_desc_t dst_desc, const_dnnl_primitive_attr_t attr)``"""
     _b.out_address(primitive_desc, "primitive_desc")
-    fwd, _ = _resampling()
     eng = _rec(engine, "engine")
     src = _opt(src_desc, "md", "src_desc")
     dst = _opt(dst_desc, "md", "dst_desc")
     f = _factors(factors, src) if src is not None else None
     head = (eng.obj, _i(prop_kind), _i(alg_kind)) + (() if f is None else (f,))
-    pd = fwd.primitive_desc(*(head + (src, dst, _opt(attr, "attr"))))
+    pd = _fwd.primitive_desc(*(head + (src, dst, _opt(attr, "attr"))))
     _new_out(primitive_desc, "pd", pd, {"engine": _b.handle_id(engine)})
 
 
@@ -1267,7 +1243,6 @@ def dnnl_resampling_backward_primitive_desc_create(primitive_desc, engine, alg_k
     const_dnnl_memory_desc_t diff_dst_desc, const_dnnl_primitive_desc_t hint_fwd_pd,
     const_dnnl_primitive_attr_t attr)``"""
     _b.out_address(primitive_desc, "primitive_desc")
-    _, bwd = _resampling()
     eng = _rec(engine, "engine")
     dsrc = _opt(diff_src_desc, "md", "diff_src_desc")
     ddst = _opt(diff_dst_desc, "md", "diff_dst_desc")
@@ -1279,7 +1254,7 @@ def dnnl_resampling_backward_primitive_desc_create(primitive_desc, engine, alg_k
         args = (eng.obj, _i(alg_kind), f, dsrc, hint)
     else:
         args = (eng.obj, _i(alg_kind), f, dsrc, ddst, hint)
-    pd = bwd.primitive_desc(*(args + (_opt(attr, "attr"),)))
+    pd = _bwd.primitive_desc(*(args + (_opt(attr, "attr"),)))
     _new_out(primitive_desc, "pd", pd, {"engine": _b.handle_id(engine)})
 
 
@@ -1346,22 +1321,19 @@ def dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr, count, mask, sc
 
 
 # --------------------------------------------------------------- service
-_service = {"cache_capacity": 1024, "jit_dump": 0, "jit_flags": 0}
+_service = {"jit_dump": 0, "jit_flags": 0}
 
 
-@_api(wraps="(stored: no primitive cache here)")
+@_api(wraps="dnnl.get_primitive_cache_capacity()")
 def dnnl_get_primitive_cache_capacity(capacity):
     """``dnnl_get_primitive_cache_capacity(int *capacity)``"""
-    _put(capacity, _INT, _service["cache_capacity"], "capacity")
+    _put(capacity, _INT, dnnl.get_primitive_cache_capacity(), "capacity")
 
 
-@_api(wraps="(stored: no primitive cache here)")
+@_api(wraps="dnnl.set_primitive_cache_capacity(capacity)")
 def dnnl_set_primitive_cache_capacity(capacity):
     """``dnnl_set_primitive_cache_capacity(int capacity)``"""
-    c = _i(capacity)
-    if c < 0:
-        raise _invalid("cache capacity must be non-negative")
-    _service["cache_capacity"] = c
+    dnnl.set_primitive_cache_capacity(_i(capacity))
 
 
 @_api(wraps="(stored: no JIT code here)")

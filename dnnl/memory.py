@@ -165,6 +165,7 @@ class memory:
 
     # -- the buffer -----------------------------------------------------------
     def _attach(self, handle):
+        handle = _interop_handle(handle)
         nbytes = self._nbytes
         if handle is None:
             handle = DNNL_MEMORY_NONE
@@ -323,6 +324,87 @@ class memory:
 
     def __repr__(self):
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
+
+    # -- arrays: numpy / DLPack interop (implemented in dnnl.arrays) -----------
+    @staticmethod
+    def from_array(x, tag=None):
+        """A memory over ``x``'s buffer, without copying (see
+        :func:`dnnl.arrays.from_array`).
+
+        Parameters
+        ----------
+        x : array_like
+            A numpy array, a ``__dlpack__`` producer (a torch tensor) or a
+            buffer-protocol object.
+        tag : str or dnnl.memory.format_tag, optional
+            A plain layout matching ``x``'s strides; by default the one they
+            describe (``abcd...`` for C order, ``acdb`` for channels last).
+
+        Returns
+        -------
+        dnnl.memory
+
+        Examples
+        --------
+        >>> import dnnl, numpy as np
+        >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        >>> mem = dnnl.memory.from_array(x)
+        >>> mem.get_desc().dims, mem.get_data_handle() == x.ctypes.data
+        ((2, 3), True)
+        """
+        from dnnl import arrays
+        return arrays.from_array(x, tag)
+
+    @property
+    def array(self):
+        """The physical buffer as a numpy array shaped by the blocking (no copy).
+
+        Outer dims in memory order, then the inner blocks, padding included:
+        ``nChw16c`` of 2x17x3x4 is ``(2, 2, 3, 4, 16)``; ``nhwc`` is
+        ``(N, H, W, C)``. Writes go to the memory. Sub-byte types (s4, u4,
+        f4) raise ``dnnl.error``: use :meth:`map_data`.
+
+        Examples
+        --------
+        >>> import dnnl
+        >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw16c")
+        >>> dnnl.memory(md, dnnl.engine(dnnl.engine.kind.cpu, 0)).array.shape
+        (2, 2, 3, 4, 16)
+        """
+        from dnnl import arrays
+        return arrays.physical_array(self)
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(mem)``: the logical array, shape ``dims``.
+
+        For a plain layout (no blocks) it is a view of the buffer: writes
+        through it reach the memory. For a blocked layout it is a logical
+        copy (``copy=False`` raises), as :meth:`to_numpy`.
+        """
+        from dnnl import arrays
+        return arrays.to_array(self, dtype, copy)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export of a plain layout (``np.from_dlpack(mem)``,
+        ``torch.from_dlpack(mem)`` share the buffer). Blocked layouts and
+        types numpy cannot export (bf16, f8) raise ``dnnl.error`` (also a
+        ``BufferError``)."""
+        from dnnl import arrays
+        return arrays.dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """``(kDLCPU, 0)``: the buffer is in host memory."""
+        from dnnl import arrays
+        return arrays.dlpack_device(self)
+
+
+def _interop_handle(handle):
+    """A torch tensor or other ``__dlpack__`` producer as a numpy view."""
+    if handle is None or isinstance(handle, (int, np.ndarray, bytes, bytearray)) \
+            or not hasattr(handle, "__dlpack__"):
+        return handle
+    from dnnl import arrays
+    return arrays.memory_handle(handle)
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------

@@ -1,18 +1,23 @@
-"""What every primitive shares: its descriptor's queries and argument checks.
+"""What every primitive shares: its descriptor's queries and the one binder.
 
 ``primitive_desc`` answers the C++ API's queries (``src_desc``,
-``scratchpad_desc``, ``impl_info_str``, ``query_s64``...); ``primitive``
-holds a descriptor and checks the execution-argument map before a kernel runs,
-so a bad map raises ``dnnl.error`` and writes nothing.
+``scratchpad_desc``, ``impl_info_str``, ``query_s64``...) and *declares* its
+execution arguments (``exec_args()``: ``{arg: (md, usage)}``, scales, zero
+points and post-op ``src1`` included). ``primitive.execute`` is the binder, as
+oneDNN's ``src/common/primitive_exec_types.cpp``: it checks the stream and
+the argument map against that declaration, so a bad map raises
+``dnnl.error`` and writes nothing, then hands the bound memories to the
+descriptor's ``_execute`` (the kernel plan) and, in verbose mode, reports
+the call. Subclasses keep only their semantics.
 """
-import functools
 import time
 
+from dnnl import _cache
 from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._args import integer
-from dnnl._error import invalid
+from dnnl._error import error, invalid, wrong_type
 from dnnl.attr import primitive_attr
 from dnnl.engine import stream
 from dnnl.memory import memory
@@ -20,6 +25,19 @@ from dnnl.memory import memory
 ARG_SCRATCHPAD = C["DNNL_ARG_SCRATCHPAD"]
 ARG_ATTR_SCALES = C["DNNL_ARG_ATTR_SCALES"]
 ARG_ATTR_ZERO_POINTS = C["DNNL_ARG_ATTR_ZERO_POINTS"]
+
+# verbose's header reports the kernels' thread count (verbose imports no kernel,
+# nor does this module: loading one fixes the ISA level)
+def _max_threads():
+    from dnnl._kernels.reorder import max_threads
+    return max_threads()
+
+
+_verbose.max_threads = _max_threads
+
+#: argument usages (oneDNN's ``primitive_desc_t::arg_usage_t``)
+INPUT = "input"
+OUTPUT = "output"
 
 
 def copy_attr(attr):
@@ -31,19 +49,33 @@ def copy_attr(attr):
     return attr.copy()
 
 
+class exec_arg(tuple):
+    """One declared execution argument: ``(arg, md, usage, name)``.
+
+    ``md`` None: any memory is accepted and the primitive reads its values
+    (scales, zero points; runtime-dim tensors are checked by the primitive).
+    """
+    __slots__ = ()
+
+    def __new__(cls, arg, md, usage, name):
+        return tuple.__new__(cls, (arg, md, usage == OUTPUT, name))
+
+
 class primitive_desc:
     """Base of every primitive descriptor (``dnnl::primitive_desc``)."""
 
     kind = primitive_kind.undef
     _impl = "ref:any"
     _empty = False
+    _decl = ()
 
     def _create(self, allow_empty, init, *args):
-        """Run ``init(*args)``. With ``allow_empty`` a failure leaves an empty
-        descriptor (false in a boolean context), as the C++ API's does."""
+        """Run ``init(*args)``. With ``allow_empty`` a refusal (``dnnl.error``)
+        leaves an empty descriptor (false in a boolean context), as the C++
+        API's does; any other exception is a bug and propagates."""
         try:
-            init(*args)
-        except Exception:
+            _cache.create(self, init, args)
+        except error:
             if not allow_empty:
                 raise
             self._empty = True
@@ -52,13 +84,33 @@ class primitive_desc:
         return not self._empty
 
     def _init_base(self, aengine, attr, mds):
-        """``mds``: {query: md} for the ``*_desc()`` queries; ``exec_args``
-        maps execution-argument ids to the same mds."""
+        """``mds``: {query: md} for the ``*_desc()`` queries."""
         self._engine = aengine
         self._attr = copy_attr(attr)
         self._mds = mds
         if _verbose.create_on:
             self._vt0 = time.perf_counter()
+
+    def _declare(self, args):
+        """Declare the execution arguments: [exec_arg, ...] in binding order.
+        A user-mode scratchpad joins them when it has a size (ours never has)."""
+        args = list(args)
+        if (self._attr.get_scratchpad_mode() == scratchpad_mode.user
+                and self.scratchpad_desc().get_size()):
+            args.append(exec_arg(ARG_SCRATCHPAD, self.scratchpad_desc(), OUTPUT,
+                                 "DNNL_ARG_SCRATCHPAD"))
+        self._decl = tuple(args)
+
+    # -- the seam: subclasses implement these two ---------------------------------
+    def _execute(self, mems):
+        """Run the kernel on the bound memories (``_decl`` order); returns
+        the plan that ran (None when nothing ran)."""
+        raise NotImplementedError
+
+    def exec_impl_str(self, mds=None):
+        """What runs for arguments with these mds (``{arg: md}``; None: the
+        declared ones): ``cython:<path>``, or ``impl_info_str()``."""
+        return self._impl
 
     # -- queries ----------------------------------------------------------------
     def get_engine(self):
@@ -78,23 +130,24 @@ class primitive_desc:
         """There is one implementation: always False (``dnnl_last_impl_reached``)."""
         return False
 
+    def exec_args(self):
+        """The declared execution arguments: ``{arg: (md or None, usage)}``."""
+        return {a[0]: (a[1], OUTPUT if a[2] else INPUT) for a in self._decl}
+
     def query_md(self, what, idx=0):
         """The md for a ``dnnl_query_*_md`` query, or the zero md."""
         what = integer(what, "what")
         idx = integer(idx, "idx")
         if what == query.exec_arg_md:
-            return self._exec_arg_md(idx)
+            for a in self._decl:
+                if a[0] == idx and a[1] is not None:
+                    return a[1]
+            return desc()
         if idx != 0:
             return desc()
         if what == query.scratchpad_md:
             return self.scratchpad_desc()
         return self._mds.get(what, desc())
-
-    def _exec_arg_md(self, arg):
-        return self.exec_args().get(arg, desc())
-
-    def exec_args(self):
-        return {}
 
     def scratchpad_desc(self):
         """Our kernels book no scratchpad: the zero md in either mode."""
@@ -135,58 +188,41 @@ class primitive_desc:
         return "<dnnl.%s.primitive_desc %s>" % (self.kind.name, self._impl)
 
 
-def arg_memory(args, arg, what, md=None, output=False):
-    """``args[arg]``, checked to be a memory (with ``md`` if given) with a
-    buffer, and a writable one when the primitive writes it (``output``)."""
-    mem = args.get(arg)
-    if mem is None:
-        raise invalid("execution argument %s (%d) is missing" % (what, arg))
-    if not isinstance(mem, memory):
-        raise invalid("execution argument %s must be a dnnl.memory" % what)
-    if md is not None and mem._md is not md and not equal(mem._md, md):
-        raise invalid("execution argument %s has %r, the primitive expects %r"
-                      % (what, mem._md, md))
-    if mem._address == 0 and mem._nbytes:
-        raise invalid("execution argument %s has no buffer" % what)
-    if output and mem._readonly:
-        raise invalid("execution argument %s is a read-only buffer" % what)
-    return mem
-
-
-def _verbose_execute(execute):
-    """Wrap a subclass's ``execute``: with verbose off, one flag test."""
-    @functools.wraps(execute)
-    def wrapper(self, *args, **kwargs):
-        if not _verbose.exec_on:
-            return execute(self, *args, **kwargs)
-        t0 = time.perf_counter()
-        result = execute(self, *args, **kwargs)
-        _verbose.on_exec(self, args[1:], time.perf_counter() - t0, kwargs)
-        return result
-    return wrapper
+def _bind(decl, args):
+    """The memories of ``args`` in ``decl`` order, each checked against its
+    declaration: present, a memory, the declared md, a buffer, writable
+    when the primitive writes it."""
+    mems = []
+    for arg, md, output, name in decl:
+        mem = args.get(arg)
+        if mem is None:
+            raise invalid("execution argument %s (%d) is missing" % (name, arg))
+        if type(mem) is not memory and not isinstance(mem, memory):
+            raise wrong_type("execution argument %s must be a dnnl.memory" % name)
+        if md is not None and mem._md is not md and not equal(mem._md, md):
+            raise invalid("execution argument %s has %r, the primitive expects %r"
+                          % (name, mem._md, md))
+        if mem._address == 0 and mem._nbytes:
+            raise invalid("execution argument %s has no buffer" % name)
+        if output and mem._readonly:
+            raise invalid("execution argument %s is a read-only buffer" % name)
+        mems.append(mem)
+    return mems
 
 
 class primitive:
-    """Base of every primitive (``dnnl::primitive``).
-
-    Subclasses define ``execute``; it is wrapped once, at class creation, so
-    that verbose mode (``dnnl.verbose``) can print an execution line.
-    """
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if "execute" in cls.__dict__:
-            cls.execute = _verbose_execute(cls.__dict__["execute"])
+    """Base of every primitive (``dnnl::primitive``)."""
 
     def __init__(self, pd):
         if not isinstance(pd, primitive_desc):
-            raise invalid("a primitive needs a primitive descriptor")
+            raise wrong_type("a primitive needs a primitive descriptor")
         if pd._empty:
             raise invalid("cannot create a primitive from an empty primitive descriptor")
         self._pd = pd
+        hit = _cache.claim(pd)
         if _verbose.create_on:
             t0 = pd.__dict__.pop("_vt0", None)
-            _verbose.on_create(self, time.perf_counter() - t0 if t0 is not None else 0.0)
+            _verbose.on_create(pd, time.perf_counter() - t0 if t0 is not None else 0.0, hit)
 
     def get_primitive_desc(self):
         return self._pd
@@ -194,15 +230,28 @@ class primitive:
     def get_kind(self):
         return self._pd.kind
 
-    def _check_stream(self, astream):
-        """The stream must belong to the primitive's engine (status 2 otherwise)."""
-        if not isinstance(astream, stream):
-            raise invalid("execute needs a dnnl.stream")
-        if astream.get_engine() is not self._pd._engine:
-            raise invalid("the stream's engine is not the primitive's engine")
+    def _arg_map(self, args, more):
+        """The ``{arg: memory}`` map of an ``execute`` call (a subclass may
+        accept other spellings, as reorder's ``execute(stream, src, dst)``)."""
+        if isinstance(args, dict) and more is None:
+            return args
+        raise wrong_type("execution arguments must be a dict {arg: memory}, not %s"
+                           % type(args).__name__)
 
-    def _check_scratchpad(self, args):
-        """A user-mode scratchpad of size 0 needs no argument; ours are all 0."""
-        if (self._pd._attr.get_scratchpad_mode() == scratchpad_mode.user
-                and self._pd.scratchpad_desc().get_size()):
-            arg_memory(args, ARG_SCRATCHPAD, "DNNL_ARG_SCRATCHPAD")
+    def execute(self, astream, args, dst=None):
+        """Run with ``{DNNL_ARG_*: memory}``: bind, run the plan, report."""
+        pd = self._pd
+        if type(args) is not dict or dst is not None:
+            args = self._arg_map(args, dst)
+        if not isinstance(astream, stream):
+            raise wrong_type("execute needs a dnnl.stream")
+        if astream._engine is not pd._engine:
+            raise invalid("the stream's engine is not the primitive's engine")
+        mems = _bind(pd._decl, args)
+        if not _verbose.exec_on:
+            pd._execute(mems)
+            return
+        t0 = time.perf_counter()
+        pd._execute(mems)
+        seconds = time.perf_counter() - t0
+        _verbose.on_exec(pd, {a[0]: m._md for a, m in zip(pd._decl, mems)}, seconds)

@@ -14,20 +14,25 @@ statuses (src/common/reorder.cpp, src/cpu/reorder/cpu_reorder.cpp).
 import numpy as np
 
 from dnnl import _dtypes
-from dnnl._desc import RUNTIME, desc, equal
+from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._args import integer
 from dnnl._error import invalid, unimpl
-from dnnl._kernels import offsets as _offsets
+from dnnl._kernels.reorder_plan import build_plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
 from dnnl.memory import memory
-from dnnl.primitive import (ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, arg_memory,
+from dnnl.primitive import (ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT, exec_arg,
                             primitive, primitive_desc)
 
 dt = data_type
 ARG_FROM = C["DNNL_ARG_FROM"]
 ARG_TO = C["DNNL_ARG_TO"]
+# src scales, dst scales, src zero points, dst zero points (the order of _quant)
+QUANT_ARGS = (ARG_ATTR_SCALES | ARG_FROM, ARG_ATTR_SCALES | ARG_TO,
+              ARG_ATTR_ZERO_POINTS | ARG_FROM, ARG_ATTR_ZERO_POINTS | ARG_TO)
+QUANT_NAMES = ("src scales", "dst scales", "src zero points", "dst zero points")
+QUANT_DTYPES = (np.float32, np.float32, np.int32, np.int32)
 INTEGRAL = frozenset({dt.s64, dt.s32, dt.s8, dt.u8, dt.s4, dt.u4})
 INT4 = frozenset({dt.s4, dt.u4, dt.f4_e2m1})
 
@@ -49,7 +54,6 @@ SUPPORTED = {
     dt.f4_e2m1: {dt.f32},
 }
 
-PARALLEL_MIN_ELEMS = 1 << 15
 #: Build element-by-element plans without any fast path (for tests).
 GENERIC_PLANS = False
 
@@ -123,151 +127,6 @@ def _validate(src_md, dst_md, attr):
     return beta
 
 
-def _quant_table(entry, dims, d):
-    """Index of the scale / zero point each position of dim ``d`` uses."""
-    qdims = entry.md_dims(dims)
-    if not (entry.mask >> d) & 1:
-        return np.zeros(dims[d], dtype=np.int64)
-    stride = int(np.prod(qdims[d + 1:], dtype=np.int64))
-    nd = len(dims)
-    group = entry.groups[d - (nd - 2)] if entry.groups and d >= nd - 2 else 1
-    return np.arange(dims[d], dtype=np.int64) // group * stride
-
-
-def _step(t):
-    """The step of a linear table (``t[i] == t[0] + i*step``), else None."""
-    if t.size < 2:
-        return 0
-    step = int(t[1] - t[0])
-    return step if (t == t[0] + step * np.arange(t.size)).all() else None
-
-
-def _block_units(md, d):
-    """Index units at which ``md`` splits logical dim ``d`` (innermost first)."""
-    units, u = [], 1
-    for blk, idx in reversed(list(zip(md.inner_blks, md.inner_idxs))):
-        if idx == d:
-            u *= blk
-            units.append(u)
-    return units
-
-
-def _split_dim(size, units, tables):
-    """Split one logical dim into sub-dims at ``units`` when every index space
-    is separable there: returns [(sub size, [sub table per kind])] or None."""
-    units = sorted(set(units))
-    if not units or size % units[-1] or any(b % a for a, b in zip(units, units[1:])):
-        return None
-    bounds = units[::-1] + [1]          # outermost unit first
-    sizes = [size // units[-1]] + [bounds[i] // bounds[i + 1] for i in range(len(units))]
-    subs = []
-    for n, unit in zip(sizes, bounds):
-        subs.append((n, [None if t is None else t[np.arange(n) * unit] - t[0]
-                         for t in tables]))
-    for k, t in enumerate(tables):      # separability, checked on the full range
-        if t is None:
-            continue
-        total = np.zeros(1, dtype=np.int64) + t[0]
-        for n, tabs in subs:
-            total = (total[:, None] + tabs[k][None, :]).reshape(-1)
-        if not np.array_equal(total, t):
-            return None
-    subs[0] = (subs[0][0], [None if t is None else sub + t[0]
-                            for t, sub in zip(tables, subs[0][1])])
-    return subs
-
-
-def build_plan(src_md, dst_md, quant, convert, generic=False):
-    """Loop order, collapsed per-dim tables and padding offsets for a reorder.
-
-    ``quant``: ``(entry or None)`` for src scales, dst scales, src zp, dst zp.
-    Blocked dims are split into their blocks where the split is exact, so most
-    layout pairs become a strided walk; each loop dim of each index space is
-    then a table, or just a step when linear (contiguous runs merge without
-    materialising any table). A 4-byte copy whose last two loop dims form a
-    transpose runs as cache tiles. ``generic=True`` turns every optimisation
-    off (one table per logical dim, element by element), to test them against.
-    """
-    dims = src_md.dims
-    nd = len(dims)
-
-    def split(tables):
-        table, starts, sizes = tables
-        return [table[s:s + n] for s, n in zip(starts, sizes)]
-
-    per_kind = [split(_offsets.dim_tables(src_md)), split(_offsets.dim_tables(dst_md))]
-    per_kind += [None if e is None else [_quant_table(e, dims, d) for d in range(nd)]
-                 for e in quant]
-    used = [k for k in range(6) if per_kind[k] is not None]
-    consts = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
-    # Virtual dims: (size, [table per kind]); blocked dims split where exact.
-    vdims = []
-    for d in range(nd):
-        tables = [None if t is None else t[d] for t in per_kind]
-        subs = _split_dim(dims[d], _block_units(src_md, d) + _block_units(dst_md, d),
-                          tables) if dims[d] > 1 and not generic else None
-        vdims += subs if subs else [(dims[d], tables)]
-
-    def granularity(t):
-        return abs(int(t[1] - t[0])) if t.size > 1 else 0
-
-    # Walk in the destination's order: innermost = finest dst granularity.
-    vdims.sort(key=lambda v: (v[0] > 1, granularity(v[1][1]), granularity(v[1][0])),
-               reverse=True)
-    loop = []   # [size, {kind: table or int step}], outermost first
-    for size, tables in vdims:
-        if size == 1:   # unit dims only shift the origin
-            for k in used:
-                consts[k] += int(tables[k][0])
-            continue
-        entry = {}
-        for k in used:
-            t = tables[k]
-            step = None if generic else _step(t)
-            entry[k] = t if step is None else step
-            if step is not None:
-                consts[k] += int(t[0])
-        if loop and all(isinstance(loop[-1][1][k], int) and isinstance(entry[k], int)
-                        and loop[-1][1][k] == entry[k] * size for k in used):
-            loop[-1][0] *= size          # nested linear ranges: one longer run
-            loop[-1][1] = entry
-            continue
-        loop.append([size, entry])
-    tile = None
-    if not convert and _dtypes.size(src_md.data_type) == 4 and len(loop) >= 2:
-        (na, a), (nb, b) = loop[-2], loop[-1]
-        steps = (a[0], b[1], b[0], a[1])   # src on A, dst on B, src on B, dst on A
-        if all(isinstance(t, int) for t in steps) and steps[:2] == (1, 1) \
-                and na >= 4 and nb >= 4:
-            tile = (b[0], a[1])
-    while len(loop) < (3 if tile else 2):
-        loop.insert(0, [1, {k: 0 for k in used}])
-    sizes = [size for size, _ in loop]
-    tables, linear = [None] * 6, [None] * 6
-    for k in used:
-        tabs = []
-        for i, (size, entry) in enumerate(loop):
-            t = entry[k]
-            last = i == len(loop) - 1
-            if isinstance(t, int):
-                tabs.append(None if last else np.arange(size, dtype=np.int64) * t)
-                if last:
-                    linear[k] = t
-            else:
-                tabs.append(t)
-        if tabs[0] is None:     # a single linear run: the origin goes first
-            tabs[0] = np.zeros(1, dtype=np.int64)
-        tabs[0] = tabs[0] + consts[k]
-        tables[k] = tabs
-    ddt = dst_md.data_type
-    esize = 0 if src_md.data_type in _dtypes.SUB_BYTE else _dtypes.size(src_md.data_type)
-    pad = _offsets.padding_offsets(dst_md)
-    parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
-    from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
-    return Plan(sizes, tables, linear, convert, esize, int(src_md.data_type), int(ddt),
-                pad, parallel, tile, fused=not generic)
-
-
 class reorder(primitive):
     """The reorder primitive (``dnnl::reorder``).
 
@@ -333,6 +192,16 @@ class reorder(primitive):
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
             self._plans = {}    # built at first use: creation costs no per-index work
+            self._plan0 = None  # the plan of the declared mds, once built
+            # runtime dims: any memory binds; _execute checks it fits
+            decl = [exec_arg(ARG_FROM, None if self._runtime else src_md, INPUT,
+                             "DNNL_ARG_FROM"),
+                    exec_arg(ARG_TO, None if self._runtime else dst_md, OUTPUT,
+                             "DNNL_ARG_TO")]
+            for q, arg, what in zip(self._quant, QUANT_ARGS, QUANT_NAMES):
+                if q is not None:
+                    decl.append(exec_arg(arg, None, INPUT, what))
+            self._declare(decl)
 
         def _plan(self, src_md, dst_md):
             return build_plan(src_md, dst_md, self._quant, self._convert, GENERIC_PLANS)
@@ -346,22 +215,54 @@ class reorder(primitive):
                 plan = self._plans[key] = self._plan(src_md, dst_md)
             return plan
 
+        def _execute(self, mems):
+            src, dst = mems[0], mems[1]
+            if self._runtime:
+                _check_runtime(self._src_md, src._md, "src")
+                _check_runtime(self._dst_md, dst._md, "dst")
+                plan = self.plan_for(src._md, dst._md)
+            else:
+                plan = self._plan0
+                if plan is None:
+                    plan = self._plan0 = self.plan_for(self._src_md, self._dst_md)
+            if not self._convert:
+                plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))
+                return plan
+            dims = src._md.dims
+            keep, m = [], 2
+            for q, dtype, what in zip(self._quant, QUANT_DTYPES, QUANT_NAMES):
+                if q is None:
+                    keep.append(None)
+                else:
+                    keep.append(_values(mems[m], q, dims, dtype, what))
+                    m += 1
+            addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
+            plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
+                     self._beta, _pad_esize(dst._md))
+            return plan
+
+        def exec_impl_str(self, mds=None):
+            """``cython:copy``, ``cython:tile`` or ``cython:convert``: the kernel
+            path for these src / dst mds (``impl_info_str()`` until a runtime-dim
+            reorder knows its shapes)."""
+            src_md, dst_md = self._src_md, self._dst_md
+            if mds is not None and self._runtime:
+                src_md, dst_md = mds.get(ARG_FROM, src_md), mds.get(ARG_TO, dst_md)
+            if src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides():
+                return self._impl
+            return "cython:" + self.plan_for(src_md, dst_md).path
+
         def get_src_engine(self):
             return self._src_engine
 
         def get_dst_engine(self):
             return self._dst_engine
 
-        def exec_args(self):
-            return {ARG_FROM: self._src_md, ARG_TO: self._dst_md}
-
         def query_s64(self, what):
             what = integer(what, "what")
-            if what == query.reorder_src_engine:
-                return self._src_engine
-            if what == query.reorder_dst_engine:
-                return self._dst_engine
-            return super().query_s64(what)
+            engines = {query.reorder_src_engine: self._src_engine,
+                       query.reorder_dst_engine: self._dst_engine}
+            return engines[what] if what in engines else super().query_s64(what)
 
     def __init__(self, *args, **kwargs):
         if len(args) == 1 and isinstance(args[0], reorder.primitive_desc):
@@ -370,40 +271,11 @@ class reorder(primitive):
             pd = reorder.primitive_desc(*args, **kwargs)
         super().__init__(pd)
 
-    def execute(self, astream, args, dst=None):
-        """Run: ``execute(stream, {DNNL_ARG_FROM: src, DNNL_ARG_TO: dst, ...})``
-        or ``execute(stream, src, dst)``."""
+    def _arg_map(self, args, dst):
+        """``execute(stream, src, dst)`` is ``execute(stream, {FROM: src, TO: dst})``."""
         if isinstance(args, memory):
-            args = {ARG_FROM: args, ARG_TO: dst}
-        self._check_stream(astream)
-        pd = self._pd
-        if pd._runtime:
-            src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM")
-            dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", output=True)
-            _check_runtime(pd._src_md, src._md, "src")
-            _check_runtime(pd._dst_md, dst._md, "dst")
-            plan = pd.plan_for(src._md, dst._md)
-        else:
-            src = arg_memory(args, ARG_FROM, "DNNL_ARG_FROM", pd._src_md)
-            dst = arg_memory(args, ARG_TO, "DNNL_ARG_TO", pd._dst_md, output=True)
-            plan = pd.plan_for(pd._src_md, pd._dst_md)
-        self._check_scratchpad(args)
-        if not pd._convert:
-            plan.run(src._address, dst._address, pad_esize=_pad_esize(dst._md))
-            return
-        dims = src._md.dims
-        ssc, dsc, szp, dzp = pd._quant
-        keep = [
-            _values(args, ARG_ATTR_SCALES | ARG_FROM, ssc, dims, np.float32, "src scales"),
-            _values(args, ARG_ATTR_SCALES | ARG_TO, dsc, dims, np.float32, "dst scales"),
-            _values(args, ARG_ATTR_ZERO_POINTS | ARG_FROM, szp, dims, np.int32,
-                    "src zero points"),
-            _values(args, ARG_ATTR_ZERO_POINTS | ARG_TO, dzp, dims, np.int32,
-                    "dst zero points"),
-        ]
-        addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
-        plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
-                 pd._beta, _pad_esize(dst._md))
+            return {ARG_FROM: args, ARG_TO: dst}
+        return super()._arg_map(args, dst)
 
 
 def _pad_esize(md):
@@ -416,11 +288,8 @@ def _check_runtime(pd_md, md, what):
         raise invalid("%s memory %r does not fit the primitive's %r" % (what, md, pd_md))
 
 
-def _values(args, arg, entry, dims, dtype, what):
-    """The scale / zero-point values for ``entry`` as a contiguous array."""
-    if entry is None:
-        return None
-    mem = arg_memory(args, arg, what)
+def _values(mem, entry, dims, dtype, what):
+    """The scale / zero-point values of ``mem`` for ``entry``, contiguous."""
     values = mem.to_numpy().reshape(-1)
     if values.dtype != dtype:
         values = values.astype(np.float64 if dtype == np.float32 else np.int64).astype(dtype)

@@ -27,16 +27,16 @@ import math
 
 import numpy as np
 
-from dnnl import _dtypes
-from dnnl._desc import RUNTIME, desc
+from dnnl._desc import desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
 from dnnl._args import integer
 from dnnl._error import invalid, unimpl
-from dnnl._kernels import offsets as _offsets
+from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are public)
+    backward_linear_ranges, backward_nearest_ranges, bwd_plan, fwd_plan, linear_coeffs,
+    nearest_indices)
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl.engine import engine
-from dnnl.memory import memory
-from dnnl.primitive import arg_memory, primitive, primitive_desc
+from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]
 
@@ -44,78 +44,15 @@ dt = data_type
 f32 = np.float32
 SUPPORTED = frozenset({dt.f32, dt.bf16, dt.f16, dt.s32, dt.s8, dt.u8})
 ALGS = (algorithm.resampling_nearest, algorithm.resampling_linear)
-ARG_SRC = C["DNNL_ARG_SRC"]
-ARG_DST = C["DNNL_ARG_DST"]
-ARG_DIFF_SRC = C["DNNL_ARG_DIFF_SRC"]
-ARG_DIFF_DST = C["DNNL_ARG_DIFF_DST"]
-ARG_SRC_1 = C["DNNL_ARG_SRC_1"]
-POST_OP_BASE = C["DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE"]
-PARALLEL_MIN = 1 << 14
+ARG_SRC, ARG_DST, ARG_DIFF_SRC, ARG_DIFF_DST, ARG_SRC_1, POST_OP_BASE = (
+    C["DNNL_ARG_" + n] for n in ("SRC", "DST", "DIFF_SRC", "DIFF_DST", "SRC_1",
+                                 "ATTR_MULTIPLE_POST_OP_BASE"))
 MAX_POST_OPS = 32
 
 
 def post_op_src1_arg(idx):
     """``DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1``."""
     return POST_OP_BASE * (idx + 1) | ARG_SRC_1
-
-
-# ------------------------------------------------------------ coefficients
-def _map(o, n_out, n_in):
-    """``((o + 0.5) * n_in) / n_out - 0.5`` in f32, one rounding per step."""
-    with np.errstate(all="ignore"):
-        return ((np.asarray(o, dtype=np.int64).astype(f32) + f32(0.5)) * f32(n_in)
-                / f32(n_out) - f32(0.5)).astype(f32)
-
-
-def _roundf(x):
-    """C ``roundf``: half away from zero (exact through double)."""
-    x64 = x.astype(np.float64)
-    return np.trunc(x64 + np.copysign(0.5, x64)).astype(np.int64)
-
-
-def _ceil_idx(x):
-    """0 for x < 0, else trunc(x) + (x not integral)."""
-    t = np.trunc(x.astype(np.float64))
-    return np.where(x < 0, 0, t.astype(np.int64) + (t != x)).astype(np.int64)
-
-
-def nearest_indices(n_in, n_out):
-    """Source index of every output index, clamped into [0, n_in)."""
-    idx = _roundf(_map(np.arange(n_out), n_out, n_in))
-    return np.clip(idx, 0, max(n_in - 1, 0))
-
-
-def linear_coeffs(n_in, n_out):
-    """``(left, right, w_left)`` per output index."""
-    s = _map(np.arange(n_out), n_out, n_in)
-    left = np.clip(np.trunc(s.astype(np.float64)).astype(np.int64), 0, max(n_in - 1, 0))
-    right = np.clip(np.minimum(_ceil_idx(s), n_in - 1), 0, max(n_in - 1, 0))
-    w_right = np.abs(s - left.astype(f32)).astype(f32)
-    return left, right, (f32(1) - w_right).astype(f32)
-
-
-def backward_linear_ranges(n_in, n_out):
-    """Per input index x: ``[(start, end) as x the left tap, as the right tap]``
-    and per output index the weights ``(1 - w, w)`` (the gather form)."""
-    x = np.arange(n_in)
-    ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
-    le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
-    s = _map(x - 1, n_in, n_out)
-    rs = np.where(s < 0, 0, np.trunc(s.astype(np.float64)).astype(np.int64) + 1)
-    s2 = _map(x, n_in, n_out)
-    re = np.where(s2 < 0, 0, np.trunc(s2.astype(np.float64)).astype(np.int64) + 1)
-    re = np.where(x == n_in - 1, n_out, np.minimum(re, n_out))
-    t = _map(np.arange(n_out), n_out, n_in)
-    w = np.abs(t - np.trunc(t)).astype(f32)
-    clip = lambda a: np.clip(a, 0, n_out).astype(np.int64)  # noqa: E731
-    return ((clip(ls), clip(le)), (clip(rs), clip(re))), ((f32(1) - w).astype(f32), w)
-
-
-def backward_nearest_ranges(n_in, n_out):
-    """Per input index, the outputs that the forward pass maps onto it."""
-    idx = nearest_indices(n_in, n_out)
-    x = np.arange(n_in)
-    return np.searchsorted(idx, x, "left"), np.searchsorted(idx, x, "right")
 
 
 # ------------------------------------------------------------ descriptors
@@ -259,165 +196,6 @@ def _check_fwd_attr(attr, dst_md):
             raise unimpl("resampling supports sum, eltwise and binary post-ops only")
 
 
-# ------------------------------------------------------------ plans
-def _axis_map(nd):
-    """Logical dim of each of the axes N, C, D, H, W (None: missing)."""
-    k = nd - 2
-    return [0, 1, nd - 3 if k == 3 else None, nd - 2 if k >= 2 else None, nd - 1]
-
-
-def _tables(md):
-    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N."""
-    table, starts, sizes = _offsets.dim_tables(md)
-    per = [table[s:s + n] for s, n in zip(starts, sizes)]
-    out = []
-    for a, d in enumerate(_axis_map(md.ndims)):
-        t = np.zeros(1, np.int64) if d is None else np.asarray(per[d], np.int64)
-        out.append(t)
-    out[0] = out[0] + md.offset0
-    return out
-
-
-def _extents(md):
-    return [1 if d is None else md.dims[d] for d in _axis_map(md.ndims)]
-
-
-def _unit(t):
-    return t.size < 2 or bool((np.diff(t) == 1).all())
-
-
-def _choose_inner(c_tab, w_tab):
-    """0 (channels) or 1 (width) as the innermost loop of the output."""
-    c_unit = c_tab.size > 1 and c_tab[1] - c_tab[0] == 1
-    w_unit = w_tab.size > 1 and _unit(w_tab)
-    if c_unit:
-        return 0
-    if w_unit:
-        return 1
-    if c_tab.size > 1 and w_tab.size > 1:
-        return 0 if abs(int(c_tab[1] - c_tab[0])) <= abs(int(w_tab[1] - w_tab[0])) else 1
-    return 0 if c_tab.size >= w_tab.size else 1
-
-
-def _c_runs(out_tab, in_tab):
-    """Split the channels into runs where the output offsets step by 1 (and the
-    input's too when it is mostly unit-stride): (starts, lengths, in_unit, out_unit)."""
-    n = out_tab.size
-    if n == 0:
-        return [np.zeros(0, np.int64)] * 2 + [np.zeros(0, np.uint8)] * 2
-    ob = np.diff(out_tab) != 1
-    ib = np.diff(in_tab) != 1
-    brk = ob | ib if n > 1 and ib.mean() < 0.5 else ob
-    starts = np.concatenate([[0], np.nonzero(brk)[0] + 1]).astype(np.int64)
-    ends = np.concatenate([starts[1:], [n]]).astype(np.int64)
-    lens = ends - starts
-    in_unit = np.array([_unit(in_tab[s:e]) for s, e in zip(starts, ends)], np.uint8)
-    out_unit = np.array([_unit(out_tab[s:e]) for s, e in zip(starts, ends)], np.uint8)
-    return [starts, lens, in_unit, out_unit]
-
-
-def _fwd_plan(alg, src_md, dst_md, entries):
-    nd = src_md.ndims
-    k = nd - 2
-    linear = alg == algorithm.resampling_linear
-    st, dtab = _tables(src_md), _tables(dst_md)
-    ins, outs = _extents(src_md), _extents(dst_md)
-    s0, s1, wl, wr, idx0, idx1 = [], [], [], [], [], []
-    for a in (2, 3, 4):
-        n_in, n_out = ins[a], outs[a]
-        if a - 2 < 3 - k:          # missing axis
-            left = right = np.zeros(1, np.int64)
-            w = np.ones(1, f32)
-        elif linear:
-            left, right, w = linear_coeffs(n_in, n_out)
-        else:
-            left = right = nearest_indices(n_in, n_out)
-            w = np.ones(n_out, f32)
-        tab = st[a]
-        s0.append(tab[left] if tab.size else np.zeros(left.size, np.int64))
-        s1.append(tab[right] if tab.size else np.zeros(right.size, np.int64))
-        wl.append(w)
-        wr.append((f32(1) - w).astype(f32))
-        idx0.append(left)
-        idx1.append(right)
-    inner = _choose_inner(dtab[1], dtab[4])
-    runs = _c_runs(dtab[1], st[1])
-    L = max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])
-    po = []
-    for i, e in enumerate(entries):
-        if isinstance(e, sum_entry):
-            po.append({"kind": 0, "scale": float(e.scale)})
-        elif isinstance(e, eltwise_entry):
-            po.append({"kind": 1, "alg": int(e.alg), "alpha": float(e.alpha),
-                       "beta": float(e.beta), "scale": float(e.scale)})
-        else:
-            m = e.src1_desc
-            t1 = _tables(m)
-            e1 = _extents(m)
-            tabs = []
-            for a in range(5):
-                if e1[a] == outs[a]:
-                    tabs.append(t1[a])
-                else:
-                    tabs.append(np.full(outs[a], t1[a][0] if t1[a].size else 0, np.int64))
-            if e1[0] != outs[0]:
-                tabs[0] = tabs[0] + 0  # offset0 already in t1[0][0]
-            po.append({"kind": 2, "alg": int(e.alg), "dt": int(m.data_type), "tabs": tabs})
-    work = int(np.prod(outs))
-    d = dict(k=k, linear=int(linear), inner=inner, N=outs[0], C=outs[1], OD=outs[2],
-             OH=outs[3], OW=outs[4], IW=ins[4], sdt=int(src_md.data_type),
-             ddt=int(dst_md.data_type), sN=st[0], sC=st[1], s0=s0, s1=s1,
-             i0W=idx0[2], i1W=idx1[2], sWrow=st[4], wl=wl, wr=wr, dN=dtab[0],
-             dC=dtab[1], dS=dtab[2:], dW_unit=_unit(dtab[4]), runs=runs, L=L,
-             post_ops=po, parallel=work >= PARALLEL_MIN,
-             pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
-    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
-    return FwdPlan(d)
-
-
-def _bwd_plan(alg, diff_src_md, diff_dst_md):
-    nd = diff_src_md.ndims
-    k = nd - 2
-    linear = alg == algorithm.resampling_linear
-    gt, dtab = _tables(diff_dst_md), _tables(diff_src_md)
-    ins, outs = _extents(diff_src_md), _extents(diff_dst_md)
-    rs, re, wt, nroles = [], [], [], []
-    for a in (2, 3, 4):
-        n_in, n_out = ins[a], outs[a]
-        if a - 2 < 3 - k:
-            one = np.ones(1, f32)
-            rs += [np.zeros(1, np.int64)] * 2
-            re += [np.ones(1, np.int64)] * 2
-            wt += [one, one]
-            nroles.append(1)
-        elif linear:
-            (left, right), (wleft, wright) = backward_linear_ranges(n_in, n_out)
-            rs += [left[0], right[0]]
-            re += [left[1], right[1]]
-            wt += [wleft, wright]
-            nroles.append(2)
-        else:
-            lo, hi = backward_nearest_ranges(n_in, n_out)
-            one = np.ones(max(n_out, 1), f32)
-            rs += [lo, lo]
-            re += [hi, hi]
-            wt += [one, one]
-            nroles.append(1)
-    inner = _choose_inner(dtab[1], dtab[4])
-    runs = _c_runs(dtab[1], gt[1])
-    L = max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])
-    work = int(np.prod(ins)) + int(np.prod(outs))
-    d = dict(k=k, linear=int(linear), inner=inner, N=ins[0], C=ins[1], ID=ins[2],
-             IH=ins[3], IW=ins[4], OW=outs[4], gdt=int(diff_dst_md.data_type),
-             sdt=int(diff_src_md.data_type), gN=gt[0], gC=gt[1], gS=gt[2:], dN=dtab[0],
-             dC=dtab[1], dS=dtab[2:], nroles=nroles, rs=rs, re=re, wt=wt,
-             dW_unit=_unit(dtab[4]), runs=runs, L=L, parallel=work >= PARALLEL_MIN,
-             pad=_offsets.padding_offsets(diff_src_md),
-             esize=_dtypes.size(diff_src_md.data_type))
-    from dnnl._kernels.resampling import BwdPlan
-    return BwdPlan(d)
-
-
 # ------------------------------------------------------------ primitive descriptors
 class _resampling_pd(primitive_desc):
     kind = primitive_kind.resampling
@@ -434,6 +212,15 @@ class _resampling_pd(primitive_desc):
 
     def get_prop_kind(self):
         return self._prop
+
+    def exec_impl_str(self, mds=None):
+        """``cython:rows``, ``cython:channels`` or ``cython:channels+copy``."""
+        return self._impl if self._plan is None else "cython:" + self._plan.path
+
+    def any_mds(self):
+        """The ``(src, dst)`` (forward) or ``(diff_src, diff_dst)`` flags of
+        the descriptors the user gave with format ``any`` (verbose's ``a``)."""
+        return self._user_any
 
     def get_algorithm(self):
         return self._alg
@@ -536,7 +323,7 @@ class resampling_forward(primitive):
             self._init_base(aengine, attr, {})
             _check_fwd_attr(self._attr, dst_md)
             _check_types(src_md, dst_md)
-            self._verbose_any = (False, dst_md.format_kind == format_kind.any)
+            self._user_any = (False, dst_md.format_kind == format_kind.any)
             if dst_md.format_kind == format_kind.any:
                 dst_md = _like(dst_md.dims, dst_md.data_type, src_md)
             self._prop, self._alg, self._ndims = prop, alg, src_md.ndims
@@ -548,38 +335,31 @@ class resampling_forward(primitive):
                             if isinstance(e, binary_entry)]
             self._num_inputs = 1 + len(self._binary)
             self._noop = src_md.nelems == 0 or dst_md.nelems == 0
+            self._declare([exec_arg(ARG_SRC, src_md, INPUT, "DNNL_ARG_SRC"),
+                           exec_arg(ARG_DST, dst_md, OUTPUT, "DNNL_ARG_DST")]
+                          + [exec_arg(post_op_src1_arg(i), md, INPUT,
+                                      "DNNL_ARG_ATTR_MULTIPLE_POST_OP(%d) | DNNL_ARG_SRC_1" % i)
+                             for i, md in self._binary])
 
         def _build_plan(self):
-            return _fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
+            return fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
 
-        def exec_args(self):
-            args = {ARG_SRC: self._src_md, ARG_DST: self._dst_md}
-            for i, md in self._binary:
-                args[post_op_src1_arg(i)] = md
-            return args
+        def _execute(self, mems):
+            if self._noop:
+                return None
+            src1 = None
+            if self._binary:     # post-op src1 addresses, by post-op index
+                src1 = [None] * len(self._entries)
+                for (i, _), m in zip(self._binary, mems[2:]):
+                    src1[i] = m._address
+            plan = self._plan
+            plan.run(mems[0]._address, mems[1]._address, src1)
+            return plan
 
     def __init__(self, pd):
         if not isinstance(pd, resampling_forward.primitive_desc):
             raise invalid("resampling_forward needs a resampling_forward.primitive_desc")
         super().__init__(pd)
-
-    def execute(self, astream, args):
-        """Run with ``{DNNL_ARG_SRC: src, DNNL_ARG_DST: dst[, post-op src1...]}``."""
-        self._check_stream(astream)
-        pd = self._pd
-        if not isinstance(args, dict):
-            raise invalid("execution arguments must be a dict {arg: memory}")
-        src = arg_memory(args, ARG_SRC, "DNNL_ARG_SRC", pd._src_md)
-        dst = arg_memory(args, ARG_DST, "DNNL_ARG_DST", pd._dst_md, output=True)
-        src1 = [None] * len(pd._entries)
-        for i, md in pd._binary:
-            m = arg_memory(args, post_op_src1_arg(i),
-                           "DNNL_ARG_ATTR_MULTIPLE_POST_OP(%d) | DNNL_ARG_SRC_1" % i, md)
-            src1[i] = m._address
-        self._check_scratchpad(args)
-        if pd._noop:
-            return
-        pd._plan.run(src._address, dst._address, src1)
 
 
 class resampling_backward(primitive):
@@ -608,11 +388,9 @@ class resampling_backward(primitive):
     """
 
     class primitive_desc(_resampling_pd):
-        """``resampling_backward::primitive_desc``:
-
-        - ``(engine, algorithm, diff_src_desc, diff_dst_desc, hint_fwd_pd[, attr, allow_empty])``
-        - ``(engine, algorithm, factors, diff_src_desc, hint_fwd_pd[, attr, allow_empty])``
-        - ``(engine, algorithm, factors, diff_src_desc, diff_dst_desc, hint_fwd_pd[, attr, allow_empty])``
+        """``resampling_backward::primitive_desc`` from ``(engine, algorithm,
+        [factors,] diff_src_desc, diff_dst_desc, hint_fwd_pd[, attr,
+        allow_empty])``; given factors, ``diff_dst_desc`` may be left out.
 
         ``diff_src_desc`` may have format ``any`` (it takes diff_dst's layout);
         a diff_dst with format ``any`` takes the hint's dst layout.
@@ -648,7 +426,7 @@ class resampling_backward(primitive):
             if self._attr.non_default_parts():
                 raise unimpl("resampling backward takes no attributes")
             _check_types(ds_md, dd_md)
-            self._verbose_any = (ds_md.format_kind == format_kind.any,
+            self._user_any = (ds_md.format_kind == format_kind.any,
                                  dd_md.format_kind == format_kind.any)
             if dd_md.format_kind == format_kind.any and hint is not None and hint:
                 if hint._dst_md.ndims != dd_md.ndims:
@@ -669,27 +447,20 @@ class resampling_backward(primitive):
             self._factors = _stored_factors(ds_md.dims, dd_md.dims)
             self._num_inputs = 1
             self._noop = ds_md.nelems == 0
+            self._declare([exec_arg(ARG_DIFF_DST, dd_md, INPUT, "DNNL_ARG_DIFF_DST"),
+                           exec_arg(ARG_DIFF_SRC, ds_md, OUTPUT, "DNNL_ARG_DIFF_SRC")])
 
         def _build_plan(self):
-            return _bwd_plan(self._alg, self._ds_md, self._dd_md)
+            return bwd_plan(self._alg, self._ds_md, self._dd_md)
 
-        def exec_args(self):
-            return {ARG_DIFF_DST: self._dd_md, ARG_DIFF_SRC: self._ds_md}
+        def _execute(self, mems):
+            if self._noop:
+                return None
+            plan = self._plan
+            plan.run(mems[0]._address, mems[1]._address)
+            return plan
 
     def __init__(self, pd):
         if not isinstance(pd, resampling_backward.primitive_desc):
             raise invalid("resampling_backward needs a resampling_backward.primitive_desc")
         super().__init__(pd)
-
-    def execute(self, astream, args):
-        """Run with ``{DNNL_ARG_DIFF_DST: diff_dst, DNNL_ARG_DIFF_SRC: diff_src}``."""
-        self._check_stream(astream)
-        pd = self._pd
-        if not isinstance(args, dict):
-            raise invalid("execution arguments must be a dict {arg: memory}")
-        dd = arg_memory(args, ARG_DIFF_DST, "DNNL_ARG_DIFF_DST", pd._dd_md)
-        ds = arg_memory(args, ARG_DIFF_SRC, "DNNL_ARG_DIFF_SRC", pd._ds_md, output=True)
-        self._check_scratchpad(args)
-        if pd._noop:
-            return
-        pd._plan.run(dd._address, ds._address)

@@ -46,8 +46,10 @@ import sys
 import time
 
 from dnnl import _isa
-from dnnl._desc import RUNTIME
-from dnnl._enums import C, data_type, format_kind
+from dnnl._enums import C, primitive_kind, prop_kind
+from dnnl._error import invalid
+from dnnl._format import (RUNTIME, arg_str, attr_str, dims_str, md_str,  # noqa: F401
+                          name, strides_str, tag_str)
 
 #: bit flags of the current level (read by dnnl.primitive on every execute)
 EXEC = 1
@@ -112,7 +114,6 @@ def set_verbose(level):
     else:
         f = None
     if f is None:
-        from dnnl._error import invalid
         raise invalid("verbose level must be 0, 1 or 2 (or an ONEDNN_VERBOSE string), "
                       "not %r" % (level,))
     old = _level
@@ -177,19 +178,18 @@ def _line(body):
     return "onednn_verbose,v1," + body
 
 
+#: the kernels' thread count (set by the primitive layer: verbose imports no kernel)
+max_threads = os.cpu_count
+
+
 def header_lines():
     """The ``info`` lines printed before the first primitive line."""
-    import dnnl
-    try:
-        from dnnl._kernels import reorder as _k
-        nthr = getattr(_k, "max_threads", lambda: os.cpu_count())()
-    except Exception:   # pragma: no cover
-        nthr = os.cpu_count()
+    version = getattr(sys.modules.get("dnnl"), "__version__", "?")
     ts = "timestamp," if _timestamp else ""
     return [
         _line("info,dnnl for Python v%s (oneDNN v%s semantics)"
-              % (getattr(dnnl, "__version__", "?"), ONEDNN_VERSION)),
-        _line("info,cpu,runtime:OpenMP,nthr:%s" % nthr),
+              % (version, ONEDNN_VERSION)),
+        _line("info,cpu,runtime:OpenMP,nthr:%s" % max_threads()),
         _line("info,cpu,isa:" + _isa.isa_info()),
         _line("info,gpu,runtime:none"),
         _line("primitive,info,template:%s%s" % (ts, TEMPLATE)),
@@ -209,232 +209,35 @@ def _ms(seconds):
     return "%g" % (seconds * 1000.0)
 
 
-# ------------------------------------------------------- descriptor strings
-def _blocks(md):
-    blocks = [1] * md.ndims
-    for b, i in zip(md.inner_blks, md.inner_idxs):
-        blocks[i] *= b
-    return blocks
-
-
-def _runtime_strides(md):
-    return any(s == RUNTIME for s in md.strides) or any(d == RUNTIME for d in md.dims)
-
-
-def tag_str(md):
-    """oneDNN's verbose tag: dims by decreasing stride (stride 0 outermost;
-    equal strides: larger outer block first, then dim order), upper case for
-    blocked dims, then the inner blocks; ``*`` for runtime strides."""
-    if _runtime_strides(md):
-        return "*"
-    blocks = _blocks(md)
-    keys = []
-    for d in range(md.ndims):
-        order = (md.strides[d] - 1) % (1 << 64)
-        outer = md.padded_dims[d] // blocks[d] if blocks[d] else 0
-        keys.append((-order, -outer, d))
-    keys.sort()
-    s = "".join(chr((ord("a") if blocks[d] == 1 else ord("A")) + d) for _, _, d in keys)
-    if md.inner_blks:
-        s += "".join("%d%s" % (b, chr(ord("a") + i))
-                     for b, i in zip(md.inner_blks, md.inner_idxs))
-    return s
-
-
-def _dims_str(values):
-    return "x".join("*" if v == RUNTIME else str(v) for v in values)
-
-
-def strides_str(md):
-    """The strides when the descriptor is not dense (padding included)."""
-    if _runtime_strides(md) or md.ndims == 0:
-        return ""
-    blocks = _blocks(md)
-    extent = 0
-    for d in range(md.ndims):
-        if md.padded_dims[d] == 0:
-            return ""
-        extent = max(extent, md.padded_dims[d] // blocks[d] * md.strides[d])
-    nelems = 1
-    for p in md.padded_dims:
-        nelems *= p
-    if extent == nelems:
-        return ""
-    return _dims_str(md.strides)
-
-
-def md_str(name, md, user_any=False):
-    """``name:dt:flags:format_kind:tag:strides:extra``, oneDNN's md2fmt_str."""
-    if md is None or md.ndims == 0:
-        return "%s:undef::undef:::" % name
-    fl = "a" if user_any else ""
-    if tuple(md.dims) != tuple(md.padded_dims):
-        fl += "p"
-    if any(md.padded_offsets):
-        fl += "o"
-    if md.offset0:
-        fl += "0"
-    kind = md.format_kind
-    if kind == format_kind.blocked:
-        body = "blocked:%s:%s" % (tag_str(md), strides_str(md))
-    elif kind == format_kind.any:
-        body = "any:any:"
-    else:
-        body = "%s::" % kind.name
-    return "%s:%s:%s:%s:f0" % (name, md.data_type.name, fl, body)
-
-
-# ------------------------------------------------------- attribute strings
-_ARG_SRC, _ARG_SRC_1, _ARG_SRC_2 = C["DNNL_ARG_SRC"], C["DNNL_ARG_SRC_1"], C["DNNL_ARG_SRC_2"]
-_ARG_DST = C["DNNL_ARG_DST"]
-_ARG_WEI = (C["DNNL_ARG_WEIGHTS"], C["DNNL_ARG_WEIGHTS_1"], C["DNNL_ARG_WEIGHTS_2"])
-_ARG_MULTIPLE_SRC = C["DNNL_ARG_MULTIPLE_SRC"]
-
-
-def arg_str(arg):
-    """oneDNN's arg2str: ``src0``, ``src1``, ``dst``, ``wei``, ``msrc3``..."""
-    if arg & _ARG_MULTIPLE_SRC:
-        return "msrc%d" % (arg - _ARG_MULTIPLE_SRC)
-    if arg in (_ARG_SRC, _ARG_SRC_1, _ARG_SRC_2):
-        return "src%d" % (arg - _ARG_SRC)
-    if arg == _ARG_DST:
-        return "dst"
-    if arg in _ARG_WEI:
-        return "wei"
-    return str(arg)
-
-
-def _g(x):
-    return "%g" % x
-
-
-def _name(value):
-    return getattr(value, "name", str(value))
-
-
-def _quant_str(entries):
-    items = []
-    for arg in sorted(entries):
-        e = entries[arg]
-        s = "%s:%d:%s" % (arg_str(arg), e.mask, _name(e.data_type))
-        if e.groups:
-            s += ":%dx%d" % tuple(e.groups)
-        if e.is_on_host:
-            s += ":host_scalar"
-        if _name(e.qmode) != "static_sazp":
-            s += ":" + _name(e.qmode)
-        items.append(s)
-    return "+".join(items)
-
-
-def _post_op_str(e):
-    from dnnl.attr import binary_entry, eltwise_entry, prelu_entry, sum_entry
-    if isinstance(e, sum_entry):
-        s = "sum"
-        undef = e.data_type == data_type.undef
-        if e.scale != 1.0 or e.zero_point or not undef:
-            s += ":" + _g(e.scale)
-        if e.zero_point or not undef:
-            s += ":%d" % e.zero_point
-        if not undef:
-            s += ":" + _name(e.data_type)
-        return s
-    if isinstance(e, eltwise_entry):
-        s = _name(e.alg)
-        if e.alpha != 0.0 or e.beta != 0.0 or e.scale != 1.0:
-            s += ":" + _g(e.alpha)
-        if e.beta != 0.0 or e.scale != 1.0:
-            s += ":" + _g(e.beta)
-        if e.scale != 1.0:
-            s += ":" + _g(e.scale)
-        return s
-    if isinstance(e, binary_entry):
-        md = e.src1_desc
-        mask = sum(1 << d for d in range(md.ndims) if md.dims[d] != 1)
-        s = "%s:%s:%d" % (_name(e.alg), _name(md.data_type), mask)
-        if md.format_kind == format_kind.any:
-            s += ":any"
-        elif md.format_kind == format_kind.blocked and \
-                sum(1 for d in md.dims if d != 1) > 1:
-            s += ":" + tag_str(md)
-            st = strides_str(md)
-            if st:
-                s += ":" + st
-        return s
-    if isinstance(e, prelu_entry):
-        return "prelu:%d" % e.mask
-    s = "dw:k%ds%dp%d" % (e.kernel_size, e.stride_size, e.padding_l_size)
-    if e.weights_data_type == data_type.s8 or e.dst_data_type != data_type.f32:
-        s += ":" + _name(e.dst_data_type)
-    return s
-
-
-def attr_str(attr):
-    """The attributes field of a verbose line (oneDNN's order and spelling)."""
-    if attr is None:
-        return ""
-    out = []
-    if _name(attr._scratchpad) != "library":
-        out.append("attr-scratchpad:" + _name(attr._scratchpad))
-    if _name(attr._fpmath) != "strict" or attr._apply_to_int:
-        out.append("attr-fpmath:" + _name(attr._fpmath) + (":true" if attr._apply_to_int else ""))
-    if _name(attr._acc) != "strict":
-        out.append("attr-acc-mode:" + _name(attr._acc))
-    rnd = [(a, m) for a, m in sorted(attr._rounding.items()) if _name(m) != "environment"]
-    if rnd:
-        out.append("attr-rounding-mode:" + "+".join(
-            "%s:%s" % (arg_str(a), _name(m)) for a, m in rnd))
-    if attr._deterministic:
-        out.append("attr-deterministic:1")
-    if attr._scales:
-        out.append("attr-scales:" + _quant_str(attr._scales))
-    if attr._zero_points:
-        out.append("attr-zero-points:" + _quant_str(attr._zero_points))
-    if attr._reductions:
-        out.append("attr-precomputed-reductions:" + _quant_str(attr._reductions))
-    entries = attr._post_ops._entries
-    if entries:
-        out.append("attr-post-ops:" + "+".join(_post_op_str(e) for e in entries))
-    if attr._dropout is not None:
-        out.append("attr-dropout")
-    return " ".join(out)
-
-
 # ------------------------------------------------------- primitive lines
+_ARG_FROM, _ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
+
+
 def _runtime_mask(md):
     return sum(1 << d for d in range(md.ndims) if md.dims[d] == RUNTIME)
 
 
-def _reorder_fields(pd, args):
-    src_md, dst_md = pd._src_md, pd._dst_md
-    impl = pd.impl_info_str()
-    if args is not None:
-        from dnnl.reorder import ARG_FROM, ARG_TO
-        s, d = args.get(ARG_FROM), args.get(ARG_TO)
-        if pd._runtime and s is not None and d is not None:
-            src_md, dst_md = s._md, d._md
-    plan = None
-    try:
-        if not (src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides()):
-            plan = pd.plan_for(src_md, dst_md)     # names the kernel that runs
-    except Exception:   # pragma: no cover
-        pass
-    if plan is not None:
-        impl = "cython:" + plan.path
-    aux = "runtime-dim-mask:%d" % _runtime_mask(pd._src_md) if pd._runtime else ""
-    src_eng, dst_eng = pd._src_engine, pd._dst_engine
-    eng = _name(src_eng.get_kind())
-    if src_eng.get_kind() != dst_eng.get_kind():
-        eng = "%s2%s" % (eng, _name(dst_eng.get_kind()))
-    mds = md_str("src", src_md) + " " + md_str("dst", dst_md)
-    return [eng, "reorder", impl, "undef", mds, attr_str(pd._attr), aux, _dims_str(src_md.dims)]
+def _reorder_fields(pd, mds):
+    src_md, dst_md = pd.src_desc(), pd.dst_desc()
+    runtime = src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides()
+    aux = "runtime-dim-mask:%d" % _runtime_mask(src_md) if runtime else ""
+    if mds:
+        src_md, dst_md = mds.get(_ARG_FROM, src_md), mds.get(_ARG_TO, dst_md)
+    src_kind, dst_kind = pd.get_src_engine().get_kind(), pd.get_dst_engine().get_kind()
+    eng = name(src_kind)
+    if src_kind != dst_kind:
+        eng = "%s2%s" % (eng, name(dst_kind))
+    return [eng, "reorder", pd.exec_impl_str(mds), "undef",
+            md_str("src", src_md) + " " + md_str("dst", dst_md),
+            attr_str(pd.get_primitive_attr()), aux, dims_str(src_md.dims)]
 
 
-def _resampling_fields(pd, args):
-    fwd = hasattr(pd, "_src_md")
-    src_md = pd._src_md if fwd else pd._ds_md
-    dst_md = pd._dst_md if fwd else pd._dd_md
-    src_any, dst_any = getattr(pd, "_verbose_any", (False, False))
+def _resampling_fields(pd, mds):
+    prop = pd.get_prop_kind()
+    fwd = prop != prop_kind.backward_data
+    src_md = pd.src_desc() if fwd else pd.diff_src_desc()
+    dst_md = pd.dst_desc() if fwd else pd.diff_dst_desc()
+    src_any, dst_any = pd.any_mds()
     nd = src_md.ndims
     sd, dd = src_md.dims, dst_md.dims
     desc = "mb%dic%d_" % (sd[0], sd[1])
@@ -443,57 +246,46 @@ def _resampling_fields(pd, args):
     if nd >= 4:
         desc += "ih%doh%d_" % (sd[nd - 2], dd[nd - 2])
     desc += "iw%dow%d" % (sd[nd - 1], dd[nd - 1])
-    mds = md_str("src", src_md, src_any) + " " + md_str("dst", dst_md, dst_any)
-    plan = getattr(pd, "_plan", None)
-    impl = "cython:" + plan.path if plan is not None else pd.impl_info_str()
-    return [_name(pd._engine.get_kind()), "resampling", impl,
-            _name(pd._prop), mds, attr_str(pd._attr), "alg:" + _name(pd._alg), desc]
+    mds_field = md_str("src", src_md, src_any) + " " + md_str("dst", dst_md, dst_any)
+    return [name(pd.get_engine().get_kind()), "resampling", pd.exec_impl_str(mds),
+            name(prop), mds_field, attr_str(pd.get_primitive_attr()),
+            "alg:" + name(pd.get_algorithm()), desc]
 
 
-def fields(pd, args=None):
+def fields(pd, mds=None):
     """[engine, primitive, impl, prop_kind, mds, attrs, aux, problem] of a
-    primitive descriptor (for an execution: with its argument map)."""
-    kind = _name(pd.kind)
-    if kind == "reorder":
-        return _reorder_fields(pd, args)
-    if kind == "resampling":
-        return _resampling_fields(pd, args)
-    return [_name(pd.get_engine().get_kind()), kind, pd.impl_info_str(), "undef",
-            "", attr_str(getattr(pd, "_attr", None)), "", ""]
+    primitive descriptor, from its public queries (for an execution: with
+    the ``{arg: md}`` of the bound memories)."""
+    kind = pd.get_kind()
+    if kind == primitive_kind.reorder:
+        return _reorder_fields(pd, mds)
+    if kind == primitive_kind.resampling:
+        return _resampling_fields(pd, mds)
+    return [name(pd.get_engine().get_kind()), name(kind), pd.impl_info_str(), "undef",
+            "", attr_str(pd.get_primitive_attr()), "", ""]
 
 
-def info_str(pd, args=None):
+def info_str(pd, mds=None):
     """The line's middle part (without operation and time)."""
-    return ",".join(fields(pd, args))
+    return ",".join(fields(pd, mds))
 
 
-def on_create(prim, seconds):
-    """Creation hook (dnnl.primitive calls it when CREATE is on)."""
+def on_create(pd, seconds, cache_hit=False):
+    """Creation hook (the primitive calls it when CREATE is on); oneDNN
+    names the cache outcome: ``create:cache_hit`` or ``create:cache_miss``."""
     try:
-        body = info_str(prim._pd)
+        body = info_str(pd)
     except Exception as exc:   # never let verbose break the library
         body = "error:%s" % exc
-    _print("primitive,create:cache_miss,%s,%s" % (body, _ms(seconds)))
+    _print("primitive,create:%s,%s,%s" % ("cache_hit" if cache_hit else "cache_miss",
+                                           body, _ms(seconds)))
 
 
-def _arg_map(call_args, kwargs):
-    """The {arg: memory} map of an ``execute(stream, ...)`` call."""
-    a = call_args[0] if call_args else kwargs.get("args")
-    if isinstance(a, dict):
-        return a
-    from dnnl.memory import memory
-    if isinstance(a, memory):     # reorder.execute(stream, src, dst)
-        from dnnl.reorder import ARG_FROM, ARG_TO
-        dst = call_args[1] if len(call_args) > 1 else kwargs.get("dst")
-        return {ARG_FROM: a, ARG_TO: dst}
-    return None
-
-
-def on_exec(prim, call_args, seconds, kwargs=None):
-    """Execution hook (dnnl.primitive calls it when EXEC is on) with the
-    ``execute`` arguments after the stream."""
+def on_exec(pd, mds, seconds):
+    """Execution hook (the binder calls it when EXEC is on) with the
+    ``{arg: md}`` of the memories that ran."""
     try:
-        body = info_str(prim._pd, _arg_map(call_args, kwargs or {}))
+        body = info_str(pd, mds)
     except Exception as exc:   # pragma: no cover
         body = "error:%s" % exc
     _print("primitive,exec,%s,%s" % (body, _ms(seconds)))

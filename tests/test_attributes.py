@@ -388,4 +388,7 @@ def test_errors_are_value_errors():
 def test_repr():
     assert "default" in repr(primitive_attr())
     r = repr(full_attr())
-    assert "attr-scratchpad:user" in r and "attr-scales:src:2" in r
+    # oneDNN's verbose spelling (src/common/verbose.cpp), shared with verbose lines
+    assert "attr-scratchpad:user" in r and "attr-scales:src0:2:f32" in r
+    assert "attr-deterministic:1" in r and r[r.index(" ") + 1:-1] == \
+        dnnl.verbose.attr_str(full_attr())

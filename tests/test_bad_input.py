@@ -334,10 +334,7 @@ def test_messages_name_the_parameter_and_are_short():
 
 
 # ------------------------------------------------- execute-argument binder
-# Execution arguments belong to the base primitive's argument binder (issue 11,
-# being reworked on another branch); these cases stay here, marked, until it
-# lands: strict xfail turns into a failure the day they pass.
-@pytest.mark.xfail(strict=True, reason="binder (issue 11)")
+# Execution arguments: the base primitive's one argument binder (issue 11).
 def test_execute_args_as_a_list_binder_issue11():
     md = md_tag([2, 3])
     src, dst = dnnl.memory(md, ENG), dnnl.memory(md, ENG)

@@ -19,15 +19,13 @@ from dnnl._kernels.cvt cimport (decode_run, dt_sub_byte, dt_supported,
 
 DEF CHUNK = 1024
 
-_SIZES = {1: 2, 2: 2, 3: 4, 4: 4, 5: 1, 6: 1, 7: 8, 9: 1, 10: 1, 13: 1,
-          16: 8}
-_SUB_BYTE = (11, 12, 14, 15)
+# element sizes: the one table, dnnl._dtypes (dnnl_data_type_size's answers)
+from dnnl._dtypes import SIZE as _SIZES, SUB_BYTE as _SUB_BYTE, as_data_type
 
 
 def _dt(dt):
     """dnnl_data_type_t code of ``dt``; ValueError if no conversion exists."""
     if isinstance(dt, str):
-        from dnnl._dtypes import as_data_type
         dt = as_data_type(dt)
     code = int(dt)
     if not dt_supported(code):

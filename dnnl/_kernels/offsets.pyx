@@ -26,6 +26,8 @@ from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
+from dnnl._kernels.threads cimport max_threads
+
 cnp.import_array()
 
 
@@ -312,8 +314,9 @@ cdef void _box_item(const elem_t* src, elem_t* dst, const Box* b, int64_t item) 
 cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
                    bint parallel) noexcept nogil:
     cdef int64_t i
-    if parallel:
-        for i in prange(nitems, schedule="static"):
+    cdef int nthr = max_threads() if parallel else 1
+    if nthr > 1:
+        for i in prange(nitems, schedule="static", num_threads=nthr):
             _box_item(src, dst, b, i)
     else:
         for i in range(nitems):

@@ -13,50 +13,20 @@ vectorised wrappers for tests.
 from libc.math cimport (tanhf, expm1f, sqrtf, log1pf, expf, logf, powf, erff,
                         nearbyintf, NAN)
 
-# dnnl_alg_kind_t values (include/dnnl_types.h); checked against the header
-# by tests/test_post_ops.py.
-cdef enum:
-    ALG_ELTWISE_RELU = 32
-    ALG_ELTWISE_TANH = 33
-    ALG_ELTWISE_ELU = 34
-    ALG_ELTWISE_SQUARE = 35
-    ALG_ELTWISE_ABS = 36
-    ALG_ELTWISE_SQRT = 37
-    ALG_ELTWISE_LINEAR = 38
-    ALG_ELTWISE_SOFT_RELU = 39
-    ALG_ELTWISE_HARDSIGMOID = 40
-    ALG_ELTWISE_LOGISTIC = 41
-    ALG_ELTWISE_EXP = 42
-    ALG_ELTWISE_GELU_TANH = 43
-    ALG_ELTWISE_SWISH = 44
-    ALG_ELTWISE_LOG = 45
-    ALG_ELTWISE_CLIP = 46
-    ALG_ELTWISE_CLIP_V2 = 47
-    ALG_ELTWISE_POW = 48
-    ALG_ELTWISE_GELU_ERF = 49
-    ALG_ELTWISE_ROUND = 50
-    ALG_ELTWISE_MISH = 51
-    ALG_ELTWISE_HARDSWISH = 52
-    ALG_ELTWISE_RELU_USE_DST_FOR_BWD = 256
-    ALG_ELTWISE_TANH_USE_DST_FOR_BWD = 257
-    ALG_ELTWISE_ELU_USE_DST_FOR_BWD = 258
-    ALG_ELTWISE_SQRT_USE_DST_FOR_BWD = 259
-    ALG_ELTWISE_LOGISTIC_USE_DST_FOR_BWD = 260
-    ALG_ELTWISE_EXP_USE_DST_FOR_BWD = 261
-    ALG_ELTWISE_CLIP_V2_USE_DST_FOR_BWD = 262
-    ALG_BINARY_ADD = 0x1fff0
-    ALG_BINARY_MUL = 0x1fff1
-    ALG_BINARY_MAX = 0x1fff2
-    ALG_BINARY_MIN = 0x1fff3
-    ALG_BINARY_DIV = 0x1fff4
-    ALG_BINARY_SUB = 0x1fff5
-    ALG_BINARY_GE = 0x1fff6
-    ALG_BINARY_GT = 0x1fff7
-    ALG_BINARY_LE = 0x1fff8
-    ALG_BINARY_LT = 0x1fff9
-    ALG_BINARY_EQ = 0x1fffa
-    ALG_BINARY_NE = 0x1fffb
-    ALG_BINARY_SELECT = 0x1fffc
+# dnnl_alg_kind_t values: from the header, never restated
+from dnnl._kernels.dnnl_types cimport (
+    dnnl_eltwise_relu, dnnl_eltwise_tanh, dnnl_eltwise_elu, dnnl_eltwise_square,
+    dnnl_eltwise_abs, dnnl_eltwise_sqrt, dnnl_eltwise_linear, dnnl_eltwise_soft_relu,
+    dnnl_eltwise_hardsigmoid, dnnl_eltwise_logistic, dnnl_eltwise_exp,
+    dnnl_eltwise_gelu_tanh, dnnl_eltwise_swish, dnnl_eltwise_log, dnnl_eltwise_clip,
+    dnnl_eltwise_clip_v2, dnnl_eltwise_pow, dnnl_eltwise_gelu_erf, dnnl_eltwise_round,
+    dnnl_eltwise_mish, dnnl_eltwise_hardswish, dnnl_eltwise_relu_use_dst_for_bwd,
+    dnnl_eltwise_tanh_use_dst_for_bwd, dnnl_eltwise_elu_use_dst_for_bwd,
+    dnnl_eltwise_sqrt_use_dst_for_bwd, dnnl_eltwise_logistic_use_dst_for_bwd,
+    dnnl_eltwise_exp_use_dst_for_bwd, dnnl_eltwise_clip_v2_use_dst_for_bwd,
+    dnnl_binary_add, dnnl_binary_mul, dnnl_binary_max, dnnl_binary_min,
+    dnnl_binary_div, dnnl_binary_sub, dnnl_binary_ge, dnnl_binary_gt, dnnl_binary_le,
+    dnnl_binary_lt, dnnl_binary_eq, dnnl_binary_ne, dnnl_binary_select)
 
 # expf overflows above 88.72283172607421875 (the reference's
 # exp_overflow_bound); written as a literal so this .pxd has no module state.
@@ -96,36 +66,36 @@ cdef inline float eltwise_fwd(int alg, float s, float alpha, float beta) noexcep
     """Forward eltwise ``alg`` on ``s`` (f32 reference formula)."""
     cdef float t, u
     cdef double d
-    if alg == ALG_ELTWISE_RELU or alg == ALG_ELTWISE_RELU_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_relu or alg == dnnl_eltwise_relu_use_dst_for_bwd:
         if s > 0.0:
             return s
         return s * alpha
-    if alg == ALG_ELTWISE_TANH or alg == ALG_ELTWISE_TANH_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_tanh or alg == dnnl_eltwise_tanh_use_dst_for_bwd:
         return tanhf(s)
-    if alg == ALG_ELTWISE_ELU or alg == ALG_ELTWISE_ELU_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_elu or alg == dnnl_eltwise_elu_use_dst_for_bwd:
         if s > 0.0:
             return s
         return alpha * expm1f(s)
-    if alg == ALG_ELTWISE_SQUARE:
+    if alg == dnnl_eltwise_square:
         return s * s
-    if alg == ALG_ELTWISE_ABS:
+    if alg == dnnl_eltwise_abs:
         if s > 0.0:
             return s
         return -s
-    if alg == ALG_ELTWISE_SQRT or alg == ALG_ELTWISE_SQRT_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_sqrt or alg == dnnl_eltwise_sqrt_use_dst_for_bwd:
         return sqrtf(s)
-    if alg == ALG_ELTWISE_LINEAR:
+    if alg == dnnl_eltwise_linear:
         t = alpha * s
         return t + beta
-    if alg == ALG_ELTWISE_SOFT_RELU:
+    if alg == dnnl_eltwise_soft_relu:
         return _soft_relu(s, alpha)
-    if alg == ALG_ELTWISE_HARDSIGMOID:
+    if alg == dnnl_eltwise_hardsigmoid:
         return _hardsigmoid(s, alpha, beta)
-    if alg == ALG_ELTWISE_LOGISTIC or alg == ALG_ELTWISE_LOGISTIC_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_logistic or alg == dnnl_eltwise_logistic_use_dst_for_bwd:
         return _logistic(s)
-    if alg == ALG_ELTWISE_EXP or alg == ALG_ELTWISE_EXP_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_exp or alg == dnnl_eltwise_exp_use_dst_for_bwd:
         return expf(s)
-    if alg == ALG_ELTWISE_GELU_TANH:
+    if alg == dnnl_eltwise_gelu_tanh:
         # f32: 0.7978845834732056 * s * (1 + 0.044715 * s * s); then the
         # final 0.5 * s * (1 + v) in double, rounded once to f32.
         t = <float>0.044715 * s
@@ -137,29 +107,29 @@ cdef inline float eltwise_fwd(int alg, float s, float alpha, float beta) noexcep
         d = 0.5 * <double>s
         d = d * (1.0 + <double>t)
         return <float>d
-    if alg == ALG_ELTWISE_SWISH:
+    if alg == dnnl_eltwise_swish:
         t = alpha * s
         return s * _logistic(t)
-    if alg == ALG_ELTWISE_LOG:
+    if alg == dnnl_eltwise_log:
         return logf(s)
-    if alg == ALG_ELTWISE_CLIP:
+    if alg == dnnl_eltwise_clip:
         t = s if s > alpha else alpha
         return beta if t > beta else t
-    if alg == ALG_ELTWISE_CLIP_V2 or alg == ALG_ELTWISE_CLIP_V2_USE_DST_FOR_BWD:
+    if alg == dnnl_eltwise_clip_v2 or alg == dnnl_eltwise_clip_v2_use_dst_for_bwd:
         t = s if s > alpha else alpha
         return t if t < beta else beta
-    if alg == ALG_ELTWISE_POW:
+    if alg == dnnl_eltwise_pow:
         return alpha * powf(s, beta)
-    if alg == ALG_ELTWISE_GELU_ERF:
+    if alg == dnnl_eltwise_gelu_erf:
         t = s * <float>0.707106769084930419921875
         t = <float>1.0 + erff(t)
         u = <float>0.5 * s
         return u * t
-    if alg == ALG_ELTWISE_ROUND:
+    if alg == dnnl_eltwise_round:
         return nearbyintf(s)
-    if alg == ALG_ELTWISE_MISH:
+    if alg == dnnl_eltwise_mish:
         return s * tanhf(_soft_relu(s, 1.0))
-    if alg == ALG_ELTWISE_HARDSWISH:
+    if alg == dnnl_eltwise_hardswish:
         return s * _hardsigmoid(s, alpha, beta)
     return NAN
 
@@ -169,29 +139,29 @@ cdef inline float binary_op(int alg, float a, float b) noexcept nogil:
 
     For ``binary_select`` use :func:`select_op`; here it returns NaN.
     """
-    if alg == ALG_BINARY_ADD:
+    if alg == dnnl_binary_add:
         return a + b
-    if alg == ALG_BINARY_MUL:
+    if alg == dnnl_binary_mul:
         return a * b
-    if alg == ALG_BINARY_MAX:
+    if alg == dnnl_binary_max:
         return a if a > b else b
-    if alg == ALG_BINARY_MIN:
+    if alg == dnnl_binary_min:
         return a if a < b else b
-    if alg == ALG_BINARY_DIV:
+    if alg == dnnl_binary_div:
         return a / b
-    if alg == ALG_BINARY_SUB:
+    if alg == dnnl_binary_sub:
         return a - b
-    if alg == ALG_BINARY_GE:
+    if alg == dnnl_binary_ge:
         return 1.0 if a >= b else 0.0
-    if alg == ALG_BINARY_GT:
+    if alg == dnnl_binary_gt:
         return 1.0 if a > b else 0.0
-    if alg == ALG_BINARY_LE:
+    if alg == dnnl_binary_le:
         return 1.0 if a <= b else 0.0
-    if alg == ALG_BINARY_LT:
+    if alg == dnnl_binary_lt:
         return 1.0 if a < b else 0.0
-    if alg == ALG_BINARY_EQ:
+    if alg == dnnl_binary_eq:
         return 1.0 if a == b else 0.0
-    if alg == ALG_BINARY_NE:
+    if alg == dnnl_binary_ne:
         return 1.0 if a != b else 0.0
     return NAN
 
@@ -203,6 +173,6 @@ cdef inline float select_op(float cond, float a, float b) noexcept nogil:
 
 cdef inline float binary_op3(int alg, float a, float b, float c) noexcept nogil:
     """Any binary algorithm, select included (``c`` = its condition)."""
-    if alg == ALG_BINARY_SELECT:
+    if alg == dnnl_binary_select:
         return a if c != 0.0 else b
     return binary_op(alg, a, b)

@@ -32,115 +32,14 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from dnnl._kernels.cvt cimport load_f32, store_f32
+from dnnl._kernels.dnnl_types cimport dnnl_binary, dnnl_eltwise, dnnl_f32, dnnl_sum
 from dnnl._kernels.postops cimport binary_op, eltwise_fwd
+from dnnl._kernels.threads cimport max_threads
 
 cnp.import_array()
 
 
-cdef extern from *:
-    """
-    /* Hot row loops, compiled for AVX-512, AVX2 and baseline x86-64 and picked
-       at load time (GCC function multi-versioning). Element-wise f32 only, no
-       reductions, -ffp-contract=off: every version gives the same bits. The
-       per-pixel kernels (rs_*_px, rs_acc*) are plain static inline instead: an
-       indirect call per 64-channel run costs more than it saves. */
-    #include <stdint.h>
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    #define RS_TC __attribute__((target_clones("avx512f", "avx2", "default")))
-    #else
-    #define RS_TC
-    #endif
-    /* One output pixel of a channel run (NHWC-like), inlined into the row loop:
-       h0/h1 = source rows, w0/w1 = source columns. */
-    static inline void rs_copy_px(float* __restrict o, const float* __restrict a,
-                                  int64_t n) {
-        for (int64_t i = 0; i < n; i++) o[i] = a[i];
-    }
-    static inline void rs_lerp_px(float* __restrict o, const float* __restrict a,
-                                  const float* __restrict b, float w, float m, int64_t n) {
-        for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
-    }
-    static inline void rs_bilerp_px(float* __restrict o, const float* __restrict h0w0,
-                                    const float* __restrict h0w1,
-                                    const float* __restrict h1w0,
-                                    const float* __restrict h1w1, float wh, float mh,
-                                    float ww, float mw, int64_t n) {
-        for (int64_t i = 0; i < n; i++) {
-            float x0 = h0w0[i] * wh + h1w0[i] * mh;
-            float x1 = h0w1[i] * wh + h1w1[i] * mh;
-            o[i] = x0 * ww + x1 * mw;
-        }
-    }
-    RS_TC static void rs_lerp1(float* __restrict o, const float* __restrict a,
-                               const float* __restrict b, float w, float m, int64_t n) {
-        for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
-    }
-    RS_TC static void rs_lerp2(float* __restrict o, const float* __restrict c00,
-                               const float* __restrict c01, const float* __restrict c10,
-                               const float* __restrict c11, float wh, float mh, float ww,
-                               float mw, int64_t n) {
-        for (int64_t i = 0; i < n; i++) {
-            float x0 = c00[i] * wh + c10[i] * mh;
-            float x1 = c01[i] * wh + c11[i] * mh;
-            o[i] = x0 * ww + x1 * mw;
-        }
-    }
-    RS_TC static void rs_lerp3(float* __restrict o, const float* const* r, float wd, float md,
-                               float wh, float mh, float ww, float mw, int64_t n) {
-        const float* __restrict c000 = r[0]; const float* __restrict c001 = r[1];
-        const float* __restrict c010 = r[2]; const float* __restrict c011 = r[3];
-        const float* __restrict c100 = r[4]; const float* __restrict c101 = r[5];
-        const float* __restrict c110 = r[6]; const float* __restrict c111 = r[7];
-        for (int64_t i = 0; i < n; i++) {
-            float a = c000[i] * wd + c100[i] * md;
-            float b = c010[i] * wd + c110[i] * md;
-            float x0 = a * wh + b * mh;
-            a = c001[i] * wd + c101[i] * md;
-            b = c011[i] * wd + c111[i] * md;
-            float x1 = a * wh + b * mh;
-            o[i] = x0 * ww + x1 * mw;
-        }
-    }
-    static inline void rs_acc0(float* __restrict acc, const float* __restrict r, int64_t n) {
-        for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i];
-    }
-    static inline void rs_acc1(float* __restrict acc, const float* __restrict r, float ww,
-                              int64_t n) {
-        for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i] * ww;
-    }
-    static inline void rs_acc2(float* __restrict acc, const float* __restrict r, float wh,
-                              float ww, int64_t n) {
-        for (int64_t i = 0; i < n; i++) { float v = r[i] * wh; acc[i] = acc[i] + v * ww; }
-    }
-    static inline void rs_acc3(float* __restrict acc, const float* __restrict r, float wd,
-                              float wh, float ww, int64_t n) {
-        for (int64_t i = 0; i < n; i++) {
-            float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
-        }
-    }
-    RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
-                                 const int64_t* __restrict i0, int64_t n) {
-        for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
-    }
-    RS_TC static void rs_gather1(float* __restrict o, const float* __restrict r,
-                                 const int64_t* __restrict i0, const int64_t* __restrict i1,
-                                 const float* __restrict ww, const float* __restrict mw,
-                                 int64_t n) {
-        for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]] * ww[i] + r[i1[i]] * mw[i];
-    }
-    RS_TC static void rs_gather2(float* __restrict o, const float* __restrict r0,
-                                 const float* __restrict r1, const int64_t* __restrict i0,
-                                 const int64_t* __restrict i1, float wh, float mh,
-                                 const float* __restrict ww, const float* __restrict mw,
-                                 int64_t n) {
-        for (int64_t i = 0; i < n; i++) {
-            int64_t a = i0[i], b = i1[i];
-            float x0 = r0[a] * wh + r1[a] * mh;
-            float x1 = r0[b] * wh + r1[b] * mh;
-            o[i] = x0 * ww[i] + x1 * mw[i];
-        }
-    }
-    """
+cdef extern from "resampling_kernels.h":
     void rs_copy_px(float* o, const float* a, int64_t n) noexcept nogil
     void rs_lerp_px(float* o, const float* a, const float* b, float w, float m,
                     int64_t n) noexcept nogil
@@ -167,18 +66,12 @@ cdef extern from *:
                     int64_t n) noexcept nogil
 
 DEF MAXPO = 32
-DEF DT_F32 = 3
-
-cdef enum:
-    PO_SUM = 0
-    PO_ELTWISE = 1
-    PO_BINARY = 2
 
 
 cdef struct PostOps:
     int n
     bint has_sum
-    int kind[MAXPO]
+    int kind[MAXPO]            # dnnl_sum, dnnl_eltwise or dnnl_binary
     int alg[MAXPO]
     float a[MAXPO]
     float b[MAXPO]
@@ -250,6 +143,14 @@ cdef struct Bwd:
     int64_t L
 
 
+cdef inline int64_t _axis(int64_t* rest, int64_t n) noexcept nogil:
+    """The index along an axis of extent ``n`` of the flat item number in
+    ``rest`` (innermost axis first); ``rest`` keeps the outer part."""
+    cdef int64_t i = rest[0] % n
+    rest[0] = rest[0] // n
+    return i
+
+
 cdef inline const int64_t* _p64(cnp.ndarray a):
     return <const int64_t*>cnp.PyArray_DATA(a)
 
@@ -272,9 +173,9 @@ cdef inline void _post_ops(const PostOps* po, float* out, const float* old, int6
     for i in range(L):
         r = out[i]
         for e in range(po.n):
-            if po.kind[e] == PO_SUM:
+            if po.kind[e] == dnnl_sum:
                 r = r + po.scale[e] * old[i]
-            elif po.kind[e] == PO_ELTWISE:
+            elif po.kind[e] == dnnl_eltwise:
                 r = eltwise_fwd(po.alg[e], r, po.a[e], po.b[e])
                 if po.scale[e] != 1.0:
                     r = r * po.scale[e]
@@ -289,7 +190,7 @@ cdef inline void _load_row(const uint8_t* base, int64_t off, const int64_t* tab,
                            int64_t L, int dt, float* out) noexcept nogil:
     cdef int64_t i
     if unit:
-        if dt == DT_F32:
+        if dt == dnnl_f32:
             memcpy(out, base + (off + tab[0]) * 4, <size_t>L * 4)
         else:
             for i in range(L):
@@ -303,7 +204,7 @@ cdef inline void _store_row(uint8_t* base, int64_t off, const int64_t* tab, bint
                             int64_t L, int dt, const float* vals) noexcept nogil:
     cdef int64_t i
     if unit:
-        if dt == DT_F32:
+        if dt == dnnl_f32:
             memcpy(base + (off + tab[0]) * 4, vals, <size_t>L * 4)
         else:
             for i in range(L):
@@ -321,8 +222,8 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     cdef int64_t ow, C, sbase, dbase, h0, h1
     cdef const float* src = <const float*>p.src
     cdef float* dst = <float*>p.dst
-    if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != DT_F32
-            or p.ddt != DT_F32 or p.po.n or p.k > 2):
+    if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != dnnl_f32
+            or p.ddt != dnnl_f32 or p.po.n or p.k > 2):
         return False
     C = p.run_len[0]
     sbase = p.sN[n] + p.sC[p.run_c0[0]]
@@ -349,10 +250,10 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
 cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
     """Nearest: the rows of a group read the same source row, so they are equal:
     build the first one, copy it to the others (dense destination rows)."""
-    cdef int64_t g = item % p.ngroups
-    cdef int64_t t_ = item // p.ngroups
-    cdef int64_t od = t_ % p.OD
-    cdef int64_t n = t_ // p.OD
+    cdef int64_t rest = item
+    cdef int64_t g = _axis(&rest, p.ngroups)
+    cdef int64_t od = _axis(&rest, p.OD)
+    cdef int64_t n = rest
     cdef int64_t oh, oh0 = p.grp[g]
     cdef uint8_t* first
     _fwd_c_plain(p, n, od, oh0)
@@ -366,10 +267,10 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     if p.ngroups:
         _fwd_c_group(p, item)
         return
-    cdef int64_t oh = item % p.OH
-    cdef int64_t t_ = item // p.OH
-    cdef int64_t od = t_ % p.OD
-    cdef int64_t n = t_ // p.OD
+    cdef int64_t rest = item
+    cdef int64_t oh = _axis(&rest, p.OH)
+    cdef int64_t od = _axis(&rest, p.OD)
+    cdef int64_t n = rest
     cdef int ntaps = (1 << p.k) if p.linear else 1
     cdef float* out = scratch
     cdef float* old = scratch + p.L
@@ -396,7 +297,7 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
                 sp[t] = p.s0[0][od] + p.s0[1][oh] + p.s0[2][ow]
         dbase = p.dN[n] + p.dS[0][od] + p.dS[1][oh] + p.dS[2][ow]
         for e in range(p.po.n):
-            if p.po.kind[e] == PO_BINARY:
+            if p.po.kind[e] == dnnl_binary:
                 b1[e] = (p.po.tab[e * 5][n] + p.po.tab[e * 5 + 2][od]
                          + p.po.tab[e * 5 + 3][oh] + p.po.tab[e * 5 + 4][ow])
         for r in range(p.nruns):
@@ -404,13 +305,13 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
             L = p.run_len[r]
             sbase = p.sN[n]
             for t in range(ntaps):
-                if p.run_sunit[r] and p.sdt == DT_F32:
+                if p.run_sunit[r] and p.sdt == dnnl_f32:
                     rows[t] = sf + sbase + sp[t] + p.sC[c0]
                 else:
                     _load_row(p.src, sbase + sp[t], p.sC + c0, p.run_sunit[r], L, p.sdt,
                               bufs + t * p.L)
                     rows[t] = bufs + t * p.L
-            direct = p.run_dunit[r] and p.ddt == DT_F32 and p.po.n == 0
+            direct = p.run_dunit[r] and p.ddt == dnnl_f32 and p.po.n == 0
             dptr = (<float*>p.dst) + dbase + p.dC[c0] if direct else out
             if not p.linear:
                 memcpy(dptr, rows[0], <size_t>L * 4)
@@ -439,12 +340,11 @@ cdef inline int64_t _row_len(const Fwd* p, bint f32src) noexcept nogil:
 
 
 cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
-    cdef int64_t oh = item % p.OH
-    cdef int64_t t_ = item // p.OH
-    cdef int64_t od = t_ % p.OD
-    t_ = t_ // p.OD
-    cdef int64_t c = t_ % p.C
-    cdef int64_t n = t_ // p.C
+    cdef int64_t rest = item
+    cdef int64_t oh = _axis(&rest, p.OH)
+    cdef int64_t od = _axis(&rest, p.OD)
+    cdef int64_t c = _axis(&rest, p.C)
+    cdef int64_t n = rest
     cdef float* out = scratch
     cdef float* old = scratch + p.L
     cdef float* bufs = scratch + 2 * p.L
@@ -454,7 +354,7 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     cdef int64_t b1[MAXPO]
     cdef int64_t ow, iw, base, dbase, OW = p.OW
     cdef int t, nrows, kd, kh, e
-    cdef bint direct, f32src = p.sdt == DT_F32
+    cdef bint direct, f32src = p.sdt == dnnl_f32
     cdef float* o
     cdef float wd, md, wh, mh, x0, x1, a, b
     cdef const float* ww = p.wl[2]
@@ -485,7 +385,7 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
         i0 = p.i0W
         i1 = p.i1W
     dbase = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[1][oh]
-    direct = p.dW_unit and p.ddt == DT_F32 and p.po.n == 0
+    direct = p.dW_unit and p.ddt == dnnl_f32 and p.po.n == 0
     o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
     r0 = rows[0]
     if not p.linear:
@@ -522,7 +422,7 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
         if p.po.has_sum:
             _load_row(p.dst, dbase, p.dS[2], p.dW_unit, OW, p.ddt, old)
         for e in range(p.po.n):
-            if p.po.kind[e] == PO_BINARY:
+            if p.po.kind[e] == dnnl_binary:
                 b1[e] = (p.po.tab[e * 5][n] + p.po.tab[e * 5 + 1][c]
                          + p.po.tab[e * 5 + 2][od] + p.po.tab[e * 5 + 3][oh])
         _post_ops(&p.po, out, old, OW, b1, 4, 0)
@@ -531,10 +431,10 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
 
 # ------------------------------------------------------------- backward
 cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
-    cdef int64_t ih = item % p.IH
-    cdef int64_t t_ = item // p.IH
-    cdef int64_t id_ = t_ % p.ID
-    cdef int64_t n = t_ // p.ID
+    cdef int64_t rest = item
+    cdef int64_t ih = _axis(&rest, p.IH)
+    cdef int64_t id_ = _axis(&rest, p.ID)
+    cdef int64_t n = rest
     cdef float* acc
     cdef float* buf = scratch + p.L
     cdef const float* row
@@ -547,10 +447,10 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
         for r in range(p.nruns):
             c0 = p.run_c0[r]
             L = p.run_len[r]
-            direct = p.run_dunit[r] and p.sdt == DT_F32
+            direct = p.run_dunit[r] and p.sdt == dnnl_f32
             acc = (<float*>p.ds) + dbase + p.dC[c0] if direct else scratch
             memset(acc, 0, <size_t>L * 4)
-            gdirect = p.run_gunit[r] and p.gdt == DT_F32
+            gdirect = p.run_gunit[r] and p.gdt == dnnl_f32
             for kd in range(p.nroles[0]):
                 for kh in range(p.nroles[1]):
                     for kw in range(p.nroles[2]):
@@ -580,13 +480,12 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
 
 
 cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
-    cdef int64_t ih = item % p.IH
-    cdef int64_t t_ = item // p.IH
-    cdef int64_t id_ = t_ % p.ID
-    t_ = t_ // p.ID
-    cdef int64_t c = t_ % p.C
-    cdef int64_t n = t_ // p.C
     cdef float* acc
+    cdef int64_t rest = item
+    cdef int64_t ih = _axis(&rest, p.IH)
+    cdef int64_t id_ = _axis(&rest, p.ID)
+    cdef int64_t c = _axis(&rest, p.C)
+    cdef int64_t n = rest
     cdef float* buf = scratch + p.L
     cdef const float* row
     cdef const int64_t* idx
@@ -596,7 +495,7 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef int64_t iw, od, oh, ow, dbase, goff, IW = p.IW
     cdef int kd, kh, kw
     cdef float wd, wh, v, s
-    cdef bint direct = p.dW_unit and p.sdt == DT_F32
+    cdef bint direct = p.dW_unit and p.sdt == dnnl_f32
     dbase = p.dN[n] + p.dC[c] + p.dS[0][id_] + p.dS[1][ih]
     acc = (<float*>p.ds) + dbase + p.dS[2][0] if direct else scratch
     memset(acc, 0, <size_t>IW * 4)
@@ -611,7 +510,7 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
                     for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
                         wh = p.wt[2 + kh][oh]
                         goff = p.gN[n] + p.gC[c] + p.gS[0][od] + p.gS[1][oh]
-                        if p.gdt == DT_F32:
+                        if p.gdt == dnnl_f32:
                             row = (<const float*>p.dd) + goff
                             idx = p.gS[2]
                         else:
@@ -678,22 +577,10 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
 
 cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
     cdef const Bwd* p = <const Bwd*>plan
-    if p.inner == 0:
-        _bwd_c_item(p, item, scratch)
-    else:
+    if p.inner:
         _bwd_w_item(p, item, scratch)
-
-
-cdef extern from *:
-    """
-    #ifdef _OPENMP
-    #include <omp.h>
-    static int rs_max_threads(void) { return omp_get_max_threads(); }
-    #else
-    static int rs_max_threads(void) { return 1; }
-    #endif
-    """
-    int rs_max_threads() noexcept nogil
+        return
+    _bwd_c_item(p, item, scratch)
 
 
 cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
@@ -702,7 +589,7 @@ cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
     scratch rows, all allocated before any item runs: True (nothing written)
     when they cannot be."""
     cdef int64_t i
-    cdef int nthr = rs_max_threads() if par and nitems > 1 else 1
+    cdef int nthr = max_threads() if par and nitems > 1 else 1
     cdef char* block = <char*>malloc(<size_t>nthr * nscr)
     if block == NULL:
         return True
@@ -717,8 +604,44 @@ cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
 
 
 cdef class _Tables:
-    """Base of the plans: keeps alive the numpy arrays their pointers address."""
+    """Base of the plans: keeps alive the numpy arrays their pointers address,
+    and reads the fields forward and backward specs share."""
     cdef list keep
+    cdef int64_t nitems
+    cdef bint parallel
+    cdef cnp.ndarray pad
+    cdef int esize
+
+    cdef void _shared(self, d, int* k, int* linear, int* inner, int64_t* nruns,
+                      const int64_t** c0, const int64_t** length,
+                      const uint8_t** in_unit, const uint8_t** out_unit):
+        """The loop shape (``k``, ``linear``, ``inner``), channel runs (the read
+        tensor's unit flags, then the written one's), threading, padding."""
+        self.keep = []
+        k[0], linear[0], inner[0] = d.k, d.linear, d.inner
+        runs = d.runs
+        nruns[0] = len(runs[0])
+        c0[0] = self.i64(runs[0])
+        length[0] = self.i64(runs[1])
+        in_unit[0] = self.u8(runs[2])
+        out_unit[0] = self.u8(runs[3])
+        self.parallel = d.parallel
+        self.pad = _arr64(d.pad)
+        self.esize = d.esize
+
+    cdef _launch(self, const void* plan, item_fn fn, uint8_t* dst, size_t nscr):
+        """Run every item, then zero the padding of ``dst``; MemoryError, with
+        nothing written, when the scratch rows cannot be allocated."""
+        cdef int64_t nitems = self.nitems, npad = self.pad.shape[0]
+        cdef const int64_t* pad = _p64(self.pad)
+        cdef bint par = self.parallel, failed
+        cdef int esize = self.esize
+        with nogil:
+            failed = _run_items(plan, fn, nitems, nscr, par)
+            if npad and not failed:
+                _zero_offsets(dst, pad, npad, esize)
+        if failed:
+            raise MemoryError("no memory for the resampling scratch rows")
 
     cdef const int64_t* i64(self, x):
         arr = _arr64(x)
@@ -737,76 +660,59 @@ cdef class _Tables:
 
 
 cdef class FwdPlan(_Tables):
-    """A forward resampling plan; see dnnl/resampling.py ``_fwd_plan``."""
+    """A forward resampling plan, from a ``resampling_plan.FwdSpec``."""
     cdef Fwd p
-    cdef int64_t nitems
-    cdef bint parallel
-    cdef cnp.ndarray pad
-    cdef int esize
 
-    def __init__(self, dict d):
+    def __init__(self, d):
         cdef int a, e, j
-        cdef Fwd* p
-        self.keep = []
-
-        p = &self.p
-        p.k = d["k"]
-        p.linear = d["linear"]
-        p.inner = d["inner"]
-        p.N, p.C, p.OD, p.OH, p.OW = d["N"], d["C"], d["OD"], d["OH"], d["OW"]
-        p.IW = d["IW"]
-        p.IWspan = int(max(np.max(d["s0"][2]), np.max(d["s1"][2]))) + 1 if p.inner else 0
-        p.sdt, p.ddt = d["sdt"], d["ddt"]
-        p.sN = self.i64(d["sN"])
-        p.sC = self.i64(d["sC"])
+        cdef Fwd* p = &self.p
+        self._shared(d, &p.k, &p.linear, &p.inner, &p.nruns, &p.run_c0, &p.run_len,
+                     &p.run_sunit, &p.run_dunit)
+        p.N, p.C, p.OD, p.OH, p.OW = d.N, d.C, d.OD, d.OH, d.OW
+        p.IW = d.IW
+        p.IWspan = int(max(np.max(d.s0[2]), np.max(d.s1[2]))) + 1 if p.inner else 0
+        p.sdt, p.ddt = d.sdt, d.ddt
+        p.sN = self.i64(d.sN)
+        p.sC = self.i64(d.sC)
         for a in range(3):
-            p.s0[a] = self.i64(d["s0"][a])
-            p.s1[a] = self.i64(d["s1"][a])
-            p.wl[a] = self.f32(d["wl"][a])
-            p.wr[a] = self.f32(d["wr"][a])
-            p.dS[a] = self.i64(d["dS"][a])
-        p.i0W = self.i64(d["i0W"])
-        p.i1W = self.i64(d["i1W"])
-        p.sWrow = self.i64(d["sWrow"])
-        p.dN = self.i64(d["dN"])
-        p.dC = self.i64(d["dC"])
-        p.dW_unit = d["dW_unit"]
-        runs = d["runs"]
-        p.nruns = len(runs[0])
-        p.run_c0 = self.i64(runs[0])
-        p.run_len = self.i64(runs[1])
-        p.run_sunit = self.u8(runs[2])
-        p.run_dunit = self.u8(runs[3])
-        p.L = d["L"]
-        po = d["post_ops"]
+            p.s0[a] = self.i64(d.s0[a])
+            p.s1[a] = self.i64(d.s1[a])
+            p.wl[a] = self.f32(d.wl[a])
+            p.wr[a] = self.f32(d.wr[a])
+            p.dS[a] = self.i64(d.dS[a])
+        p.i0W = self.i64(d.i0W)
+        p.i1W = self.i64(d.i1W)
+        p.sWrow = self.i64(d.sWrow)
+        p.dN = self.i64(d.dN)
+        p.dC = self.i64(d.dC)
+        p.dW_unit = d.dW_unit
+        p.L = d.L
+        po = d.post_ops
         p.po.n = len(po)
         p.po.has_sum = False
         for e in range(len(po)):
             ent = po[e]
-            p.po.kind[e] = ent["kind"]
-            p.po.alg[e] = ent.get("alg", 0)
-            p.po.a[e] = ent.get("alpha", 0.0)
-            p.po.b[e] = ent.get("beta", 0.0)
-            p.po.scale[e] = ent.get("scale", 1.0)
-            p.po.dt[e] = ent.get("dt", DT_F32)
+            p.po.kind[e] = ent.kind
+            p.po.alg[e] = ent.alg
+            p.po.a[e] = ent.alpha
+            p.po.b[e] = ent.beta
+            p.po.scale[e] = ent.scale
+            p.po.dt[e] = ent.dt if ent.kind == dnnl_binary else dnnl_f32
             p.po.ptr[e] = NULL
-            if ent["kind"] == PO_SUM:
+            if ent.kind == dnnl_sum:
                 p.po.has_sum = True
             for j in range(5):
-                p.po.tab[e * 5 + j] = (self.i64(ent["tabs"][j]) if ent["kind"] == PO_BINARY
+                p.po.tab[e * 5 + j] = (self.i64(ent.tabs[j]) if ent.kind == dnnl_binary
                                        else NULL)
         p.ngroups = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
-            self._row_groups(d, runs)
+            self._row_groups(d, d.runs)
         if p.ngroups:
             self.nitems = p.N * p.OD * p.ngroups
         elif p.inner == 0:
             self.nitems = p.N * p.OD * p.OH
         else:
             self.nitems = p.N * p.C * p.OD * p.OH
-        self.parallel = d["parallel"]
-        self.pad = _arr64(d["pad"])
-        self.esize = d["esize"]
 
     @property
     def path(self):
@@ -827,13 +733,13 @@ cdef class FwdPlan(_Tables):
         all channels of all OW pixels: then rows can be copied whole."""
         cdef Fwd* p = &self.p
         C = int(runs[1][0])
-        dS2 = np.asarray(d["dS"][2], dtype=np.int64)
-        dC = np.asarray(d["dC"], dtype=np.int64)
-        if not (runs[2][0] and runs[3][0] and d["sdt"] == DT_F32 and d["ddt"] == DT_F32
+        dS2 = np.asarray(d.dS[2], dtype=np.int64)
+        dC = np.asarray(d.dC, dtype=np.int64)
+        if not (runs[2][0] and runs[3][0] and d.sdt == dnnl_f32 and d.ddt == dnnl_f32
                 and p.k <= 2 and C == p.C and dS2[0] == 0 and dC[0] == 0
                 and np.array_equal(dS2, np.arange(p.OW) * C)):
             return
-        src_rows = np.asarray(d["s0"][1], dtype=np.int64)
+        src_rows = np.asarray(d.s0[1], dtype=np.int64)
         starts = [0] + [oh for oh in range(1, p.OH) if src_rows[oh] != src_rows[oh - 1]]
         if len(starts) == p.OH:
             return      # no row is repeated
@@ -846,92 +752,55 @@ cdef class FwdPlan(_Tables):
     def run(self, size_t src, size_t dst, list src1=None):
         cdef Fwd q = self.p
         cdef int e
-        cdef int64_t i, nitems = self.nitems
-        cdef float* scratch
         cdef size_t nscr = <size_t>(2 + 8) * <size_t>max(q.L, 1) * 4
-        cdef bint par = self.parallel
-        cdef int64_t npad = self.pad.shape[0]
-        cdef const int64_t* pad = _p64(self.pad)
         q.src = <const uint8_t*>src
         q.dst = <uint8_t*>dst
         if src1 is not None:
             for e in range(q.po.n):
                 if src1[e] is not None:
                     q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
-        with nogil:
-            failed = _run_items(&q, _fwd_item, nitems, nscr, par)
-            if npad and not failed:
-                _zero_offsets(q.dst, pad, npad, self.esize)
-        if failed:
-            raise MemoryError("no memory for the resampling scratch rows")
+        self._launch(&q, _fwd_item, q.dst, nscr)
 
 
 cdef class BwdPlan(_Tables):
-    """A backward resampling plan; see dnnl/resampling.py ``_bwd_plan``."""
+    """A backward resampling plan, from a ``resampling_plan.BwdSpec``."""
     cdef Bwd p
-    cdef int64_t nitems
-    cdef bint parallel
-    cdef cnp.ndarray pad
-    cdef int esize
 
     @property
     def path(self):
         """What runs: "channels" (nhwc, blocked) or "rows" (nchw), as a gather."""
         return "channels" if self.p.inner == 0 else "rows"
 
-    def __init__(self, dict d):
+    def __init__(self, d):
         cdef int a, j
-        cdef Bwd* p
-        self.keep = []
-
-        p = &self.p
-        p.k = d["k"]
-        p.linear = d["linear"]
-        p.inner = d["inner"]
-        p.N, p.C, p.ID, p.IH, p.IW, p.OW = d["N"], d["C"], d["ID"], d["IH"], d["IW"], d["OW"]
-        p.gdt, p.sdt = d["gdt"], d["sdt"]
-        p.gN = self.i64(d["gN"])
-        p.gC = self.i64(d["gC"])
-        p.dN = self.i64(d["dN"])
-        p.dC = self.i64(d["dC"])
+        cdef Bwd* p = &self.p
+        self._shared(d, &p.k, &p.linear, &p.inner, &p.nruns, &p.run_c0, &p.run_len,
+                     &p.run_gunit, &p.run_dunit)
+        p.N, p.C, p.ID, p.IH, p.IW, p.OW = d.N, d.C, d.ID, d.IH, d.IW, d.OW
+        p.gdt, p.sdt = d.gdt, d.sdt
+        p.gN = self.i64(d.gN)
+        p.gC = self.i64(d.gC)
+        p.dN = self.i64(d.dN)
+        p.dC = self.i64(d.dC)
         for a in range(3):
-            p.gS[a] = self.i64(d["gS"][a])
-            p.dS[a] = self.i64(d["dS"][a])
-            p.nroles[a] = d["nroles"][a]
+            p.gS[a] = self.i64(d.gS[a])
+            p.dS[a] = self.i64(d.dS[a])
+            p.nroles[a] = d.nroles[a]
         for j in range(6):
-            p.rs[j] = self.i64(d["rs"][j])
-            p.re[j] = self.i64(d["re"][j])
-            p.wt[j] = self.f32(d["wt"][j])
+            p.rs[j] = self.i64(d.rs[j])
+            p.re[j] = self.i64(d.re[j])
+            p.wt[j] = self.f32(d.wt[j])
         p.ident = self.i64(np.arange(max(p.OW, 1)))
-        p.dW_unit = d["dW_unit"]
-        runs = d["runs"]
-        p.nruns = len(runs[0])
-        p.run_c0 = self.i64(runs[0])
-        p.run_len = self.i64(runs[1])
-        p.run_gunit = self.u8(runs[2])
-        p.run_dunit = self.u8(runs[3])
-        p.L = d["L"]
+        p.dW_unit = d.dW_unit
+        p.L = d.L
         if p.inner == 0:
             self.nitems = p.N * p.ID * p.IH
         else:
             self.nitems = p.N * p.C * p.ID * p.IH
-        self.parallel = d["parallel"]
-        self.pad = _arr64(d["pad"])
-        self.esize = d["esize"]
 
     def run(self, size_t dd, size_t ds):
         cdef Bwd q = self.p
-        cdef int64_t i, nitems = self.nitems
-        cdef float* scratch
         cdef size_t nscr = <size_t>2 * <size_t>max(q.L, 1) * 4
-        cdef bint par = self.parallel
-        cdef int64_t npad = self.pad.shape[0]
-        cdef const int64_t* pad = _p64(self.pad)
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
-        with nogil:
-            failed = _run_items(&q, _bwd_item, nitems, nscr, par)
-            if npad and not failed:
-                _zero_offsets(q.ds, pad, npad, self.esize)
-        if failed:
-            raise MemoryError("no memory for the resampling scratch rows")
+        self._launch(&q, _bwd_item, q.ds, nscr)

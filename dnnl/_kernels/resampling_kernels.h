@@ -1,0 +1,105 @@
+/* C helpers of the resampling kernels (dnnl/_kernels/resampling.pyx). */
+#ifndef DNNL_PY_RESAMPLING_KERNELS_H
+#define DNNL_PY_RESAMPLING_KERNELS_H
+/* Hot row loops, compiled for AVX-512, AVX2 and baseline x86-64 and picked
+   at load time (GCC function multi-versioning). Element-wise f32 only, no
+   reductions, -ffp-contract=off: every version gives the same bits. The
+   per-pixel kernels (rs_*_px, rs_acc*) are plain static inline instead: an
+   indirect call per 64-channel run costs more than it saves. */
+#include <stdint.h>
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define RS_TC __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RS_TC
+#endif
+/* One output pixel of a channel run (NHWC-like), inlined into the row loop:
+   h0/h1 = source rows, w0/w1 = source columns. */
+static inline void rs_copy_px(float* __restrict o, const float* __restrict a,
+                              int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[i];
+}
+static inline void rs_lerp_px(float* __restrict o, const float* __restrict a,
+                              const float* __restrict b, float w, float m, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
+}
+static inline void rs_bilerp_px(float* __restrict o, const float* __restrict h0w0,
+                                const float* __restrict h0w1,
+                                const float* __restrict h1w0,
+                                const float* __restrict h1w1, float wh, float mh,
+                                float ww, float mw, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float x0 = h0w0[i] * wh + h1w0[i] * mh;
+        float x1 = h0w1[i] * wh + h1w1[i] * mh;
+        o[i] = x0 * ww + x1 * mw;
+    }
+}
+RS_TC static void rs_lerp1(float* __restrict o, const float* __restrict a,
+                           const float* __restrict b, float w, float m, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
+}
+RS_TC static void rs_lerp2(float* __restrict o, const float* __restrict c00,
+                           const float* __restrict c01, const float* __restrict c10,
+                           const float* __restrict c11, float wh, float mh, float ww,
+                           float mw, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float x0 = c00[i] * wh + c10[i] * mh;
+        float x1 = c01[i] * wh + c11[i] * mh;
+        o[i] = x0 * ww + x1 * mw;
+    }
+}
+RS_TC static void rs_lerp3(float* __restrict o, const float* const* r, float wd, float md,
+                           float wh, float mh, float ww, float mw, int64_t n) {
+    const float* __restrict c000 = r[0]; const float* __restrict c001 = r[1];
+    const float* __restrict c010 = r[2]; const float* __restrict c011 = r[3];
+    const float* __restrict c100 = r[4]; const float* __restrict c101 = r[5];
+    const float* __restrict c110 = r[6]; const float* __restrict c111 = r[7];
+    for (int64_t i = 0; i < n; i++) {
+        float a = c000[i] * wd + c100[i] * md;
+        float b = c010[i] * wd + c110[i] * md;
+        float x0 = a * wh + b * mh;
+        a = c001[i] * wd + c101[i] * md;
+        b = c011[i] * wd + c111[i] * md;
+        float x1 = a * wh + b * mh;
+        o[i] = x0 * ww + x1 * mw;
+    }
+}
+static inline void rs_acc0(float* __restrict acc, const float* __restrict r, int64_t n) {
+    for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i];
+}
+static inline void rs_acc1(float* __restrict acc, const float* __restrict r, float ww,
+                          int64_t n) {
+    for (int64_t i = 0; i < n; i++) acc[i] = acc[i] + r[i] * ww;
+}
+static inline void rs_acc2(float* __restrict acc, const float* __restrict r, float wh,
+                          float ww, int64_t n) {
+    for (int64_t i = 0; i < n; i++) { float v = r[i] * wh; acc[i] = acc[i] + v * ww; }
+}
+static inline void rs_acc3(float* __restrict acc, const float* __restrict r, float wd,
+                          float wh, float ww, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
+    }
+}
+RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
+                             const int64_t* __restrict i0, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
+}
+RS_TC static void rs_gather1(float* __restrict o, const float* __restrict r,
+                             const int64_t* __restrict i0, const int64_t* __restrict i1,
+                             const float* __restrict ww, const float* __restrict mw,
+                             int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]] * ww[i] + r[i1[i]] * mw[i];
+}
+RS_TC static void rs_gather2(float* __restrict o, const float* __restrict r0,
+                             const float* __restrict r1, const int64_t* __restrict i0,
+                             const int64_t* __restrict i1, float wh, float mh,
+                             const float* __restrict ww, const float* __restrict mw,
+                             int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t a = i0[i], b = i1[i];
+        float x0 = r0[a] * wh + r1[a] * mh;
+        float x1 = r0[b] * wh + r1[b] * mh;
+        o[i] = x0 * ww[i] + x1 * mw[i];
+    }
+}
+#endif

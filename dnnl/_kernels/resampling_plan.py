@@ -1,0 +1,271 @@
+"""Resampling plans: everything a kernel needs, computed once per primitive.
+
+The builders turn (algorithm, mds, post-ops) into a typed spec: per-axis
+offset tables of each tensor (N, C, D, H, W; missing spatial axes have extent
+1), the source taps and weights of every output index (oneDNN's
+src/cpu/resampling_utils.hpp), channel runs, and the loop choice.
+``FwdPlan`` / ``BwdPlan`` (``resampling.pyx``) read the spec's named fields
+once, into C structs.
+Forward and backward share ``PlanSpec``'s fields.
+"""
+import numpy as np
+
+from dnnl import _dtypes
+from dnnl._enums import algorithm, primitive_kind
+from dnnl._kernels import offsets as _offsets
+from dnnl.attr import binary_entry, sum_entry
+
+f32 = np.float32
+#: outputs (plus inputs, backward) from which a plan runs on every thread
+PARALLEL_MIN = 1 << 14
+
+
+# ------------------------------------------------------------ coefficients
+def _map(o, n_out, n_in):
+    """``((o + 0.5) * n_in) / n_out - 0.5`` in f32, one rounding per step."""
+    with np.errstate(all="ignore"):
+        return ((np.asarray(o, dtype=np.int64).astype(f32) + f32(0.5)) * f32(n_in)
+                / f32(n_out) - f32(0.5)).astype(f32)
+
+
+def _roundf(x):
+    """C ``roundf``: half away from zero (exact through double)."""
+    x64 = x.astype(np.float64)
+    return np.trunc(x64 + np.copysign(0.5, x64)).astype(np.int64)
+
+
+def _ceil_idx(x):
+    """0 for x < 0, else trunc(x) + (x not integral)."""
+    t = np.trunc(x.astype(np.float64))
+    return np.where(x < 0, 0, t.astype(np.int64) + (t != x)).astype(np.int64)
+
+
+def nearest_indices(n_in, n_out):
+    """Source index of every output index, clamped into [0, n_in)."""
+    idx = _roundf(_map(np.arange(n_out), n_out, n_in))
+    return np.clip(idx, 0, max(n_in - 1, 0))
+
+
+def linear_coeffs(n_in, n_out):
+    """``(left, right, w_left)`` per output index."""
+    s = _map(np.arange(n_out), n_out, n_in)
+    left = np.clip(np.trunc(s.astype(np.float64)).astype(np.int64), 0, max(n_in - 1, 0))
+    right = np.clip(np.minimum(_ceil_idx(s), n_in - 1), 0, max(n_in - 1, 0))
+    w_right = np.abs(s - left.astype(f32)).astype(f32)
+    return left, right, (f32(1) - w_right).astype(f32)
+
+
+def backward_linear_ranges(n_in, n_out):
+    """Per input index x: ``[(start, end) as x the left tap, as the right tap]``
+    and per output index the weights ``(1 - w, w)`` (the gather form)."""
+    x = np.arange(n_in)
+    ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
+    le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
+    s = _map(x - 1, n_in, n_out)
+    rs = np.where(s < 0, 0, np.trunc(s.astype(np.float64)).astype(np.int64) + 1)
+    s2 = _map(x, n_in, n_out)
+    re = np.where(s2 < 0, 0, np.trunc(s2.astype(np.float64)).astype(np.int64) + 1)
+    re = np.where(x == n_in - 1, n_out, np.minimum(re, n_out))
+    t = _map(np.arange(n_out), n_out, n_in)
+    w = np.abs(t - np.trunc(t)).astype(f32)
+    clip = lambda a: np.clip(a, 0, n_out).astype(np.int64)  # noqa: E731
+    return ((clip(ls), clip(le)), (clip(rs), clip(re))), ((f32(1) - w).astype(f32), w)
+
+
+def backward_nearest_ranges(n_in, n_out):
+    """Per input index, the outputs that the forward pass maps onto it."""
+    idx = nearest_indices(n_in, n_out)
+    x = np.arange(n_in)
+    return np.searchsorted(idx, x, "left"), np.searchsorted(idx, x, "right")
+
+
+# ------------------------------------------------------------ tables
+def _axis_map(nd):
+    """Logical dim of each of the axes N, C, D, H, W (None: missing)."""
+    k = nd - 2
+    return [0, 1, nd - 3 if k == 3 else None, nd - 2 if k >= 2 else None, nd - 1]
+
+
+def _tables(md):
+    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N."""
+    table, starts, sizes = _offsets.dim_tables(md)
+    per = [table[s:s + n] for s, n in zip(starts, sizes)]
+    out = []
+    for a, d in enumerate(_axis_map(md.ndims)):
+        t = np.zeros(1, np.int64) if d is None else np.asarray(per[d], np.int64)
+        out.append(t)
+    out[0] = out[0] + md.offset0
+    return out
+
+
+def _extents(md):
+    return [1 if d is None else md.dims[d] for d in _axis_map(md.ndims)]
+
+
+def _unit(t):
+    return t.size < 2 or bool((np.diff(t) == 1).all())
+
+
+def _choose_inner(c_tab, w_tab):
+    """0 (channels) or 1 (width) as the innermost loop of the output."""
+    c_unit = c_tab.size > 1 and c_tab[1] - c_tab[0] == 1
+    w_unit = w_tab.size > 1 and _unit(w_tab)
+    if c_unit:
+        return 0
+    if w_unit:
+        return 1
+    if c_tab.size > 1 and w_tab.size > 1:
+        return 0 if abs(int(c_tab[1] - c_tab[0])) <= abs(int(w_tab[1] - w_tab[0])) else 1
+    return 0 if c_tab.size >= w_tab.size else 1
+
+
+def _c_runs(out_tab, in_tab):
+    """Split the channels into runs where the output offsets step by 1 (and the
+    input's too when it is mostly unit-stride): (starts, lengths, in_unit, out_unit)."""
+    n = out_tab.size
+    if n == 0:
+        return [np.zeros(0, np.int64)] * 2 + [np.zeros(0, np.uint8)] * 2
+    ob = np.diff(out_tab) != 1
+    ib = np.diff(in_tab) != 1
+    brk = ob | ib if n > 1 and ib.mean() < 0.5 else ob
+    starts = np.concatenate([[0], np.nonzero(brk)[0] + 1]).astype(np.int64)
+    ends = np.concatenate([starts[1:], [n]]).astype(np.int64)
+    lens = ends - starts
+    in_unit = np.array([_unit(in_tab[s:e]) for s, e in zip(starts, ends)], np.uint8)
+    out_unit = np.array([_unit(out_tab[s:e]) for s, e in zip(starts, ends)], np.uint8)
+    return [starts, lens, in_unit, out_unit]
+
+
+# ------------------------------------------------------------ specs
+class PlanSpec:
+    """Fields shared by forward and backward plans. ``dst`` is the tensor
+    written (forward dst, backward diff_src), ``src`` the one read."""
+    __slots__ = ("k", "linear", "inner", "N", "C", "IW", "OW", "sdt", "dN", "dC", "dS",
+                 "dW_unit", "runs", "L", "parallel", "pad", "esize")
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
+class FwdSpec(PlanSpec):
+    """Forward: ``OD``/``OH`` output extents, ``ddt`` the dst type, source
+    tables ``sN``/``sC``, taps ``s0``/``s1`` (offsets) and ``i0W``/``i1W``
+    (W indices) per spatial axis, weights ``wl``/``wr``, post-ops."""
+    __slots__ = ("OD", "OH", "ddt", "sN", "sC", "s0", "s1", "i0W", "i1W", "sWrow", "wl",
+                 "wr", "post_ops")
+
+
+class BwdSpec(PlanSpec):
+    """Backward (a gather): ``ID``/``IH`` diff_src extents, ``gdt`` the
+    diff_dst type with tables ``gN``/``gC``/``gS``; per spatial axis and tap
+    role the diff_dst range ``[rs, re)`` and weights ``wt``; ``nroles``."""
+    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt")
+
+
+class PostOp:
+    """One forward post-op: ``kind`` is oneDNN's primitive kind (sum,
+    eltwise, binary); ``tabs`` the src1 offset tables (binary)."""
+    __slots__ = ("kind", "alg", "alpha", "beta", "scale", "dt", "tabs")
+
+    def __init__(self, kind, alg=0, alpha=0.0, beta=0.0, scale=1.0, dt=0, tabs=None):
+        self.kind, self.alg, self.alpha, self.beta = int(kind), int(alg), alpha, beta
+        self.scale, self.dt, self.tabs = scale, int(dt), tabs
+
+
+# ------------------------------------------------------------ builders
+def _post_op(e, outs):
+    """The PostOp of attribute entry ``e`` (sum, eltwise or binary)."""
+    if isinstance(e, sum_entry):
+        return PostOp(primitive_kind.sum, scale=float(e.scale))
+    if not isinstance(e, binary_entry):
+        return PostOp(primitive_kind.eltwise, e.alg, float(e.alpha), float(e.beta),
+                      float(e.scale))
+    m = e.src1_desc
+    t1, e1 = _tables(m), _extents(m)
+    tabs = [t1[a] if e1[a] == outs[a]
+            else np.full(outs[a], t1[a][0] if t1[a].size else 0, np.int64)
+            for a in range(5)]
+    return PostOp(primitive_kind.binary, e.alg, dt=m.data_type, tabs=tabs)
+
+
+def fwd_plan(alg, src_md, dst_md, entries):
+    """The forward plan for ``src_md`` -> ``dst_md`` with post-op ``entries``."""
+    nd = src_md.ndims
+    k = nd - 2
+    linear = alg == algorithm.resampling_linear
+    st, dtab = _tables(src_md), _tables(dst_md)
+    ins, outs = _extents(src_md), _extents(dst_md)
+    s0, s1, wl, wr, idx0, idx1 = [], [], [], [], [], []
+    for a in (2, 3, 4):
+        n_in, n_out = ins[a], outs[a]
+        if a - 2 < 3 - k:          # missing axis
+            left = right = np.zeros(1, np.int64)
+            w = np.ones(1, f32)
+        elif linear:
+            left, right, w = linear_coeffs(n_in, n_out)
+        else:
+            left = right = nearest_indices(n_in, n_out)
+            w = np.ones(n_out, f32)
+        tab = st[a]
+        s0.append(tab[left] if tab.size else np.zeros(left.size, np.int64))
+        s1.append(tab[right] if tab.size else np.zeros(right.size, np.int64))
+        wl.append(w)
+        wr.append((f32(1) - w).astype(f32))
+        idx0.append(left)
+        idx1.append(right)
+    runs = _c_runs(dtab[1], st[1])
+    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
+    return FwdPlan(FwdSpec(
+        k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
+        N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
+        sdt=int(src_md.data_type), ddt=int(dst_md.data_type), sN=st[0], sC=st[1],
+        s0=s0, s1=s1, i0W=idx0[2], i1W=idx1[2], sWrow=st[4], wl=wl, wr=wr,
+        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=_unit(dtab[4]), runs=runs,
+        L=max([1, ins[4], outs[4]] + [int(x) for x in runs[1]]),
+        post_ops=[_post_op(e, outs) for e in entries],
+        parallel=int(np.prod(outs)) >= PARALLEL_MIN,
+        pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type)))
+
+
+def bwd_plan(alg, diff_src_md, diff_dst_md):
+    """The backward-data plan: diff_src gathered from diff_dst."""
+    nd = diff_src_md.ndims
+    k = nd - 2
+    linear = alg == algorithm.resampling_linear
+    gt, dtab = _tables(diff_dst_md), _tables(diff_src_md)
+    ins, outs = _extents(diff_src_md), _extents(diff_dst_md)
+    rs, re, wt, nroles = [], [], [], []
+    for a in (2, 3, 4):
+        n_in, n_out = ins[a], outs[a]
+        if a - 2 < 3 - k:
+            one = np.ones(1, f32)
+            rs += [np.zeros(1, np.int64)] * 2
+            re += [np.ones(1, np.int64)] * 2
+            wt += [one, one]
+            nroles.append(1)
+        elif linear:
+            (left, right), (wleft, wright) = backward_linear_ranges(n_in, n_out)
+            rs += [left[0], right[0]]
+            re += [left[1], right[1]]
+            wt += [wleft, wright]
+            nroles.append(2)
+        else:
+            lo, hi = backward_nearest_ranges(n_in, n_out)
+            one = np.ones(max(n_out, 1), f32)
+            rs += [lo, lo]
+            re += [hi, hi]
+            wt += [one, one]
+            nroles.append(1)
+    runs = _c_runs(dtab[1], gt[1])
+    from dnnl._kernels.resampling import BwdPlan
+    return BwdPlan(BwdSpec(
+        k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
+        N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
+        gdt=int(diff_dst_md.data_type), sdt=int(diff_src_md.data_type),
+        gN=gt[0], gC=gt[1], gS=gt[2:], dN=dtab[0], dC=dtab[1], dS=dtab[2:],
+        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=_unit(dtab[4]), runs=runs,
+        L=max([1, ins[4], outs[4]] + [int(x) for x in runs[1]]),
+        parallel=int(np.prod(ins)) + int(np.prod(outs)) >= PARALLEL_MIN,
+        pad=_offsets.padding_offsets(diff_src_md),
+        esize=_dtypes.size(diff_src_md.data_type)))
