@@ -330,6 +330,11 @@ def _member(cls, value, what):
         raise invalid("invalid %s %r" % (what, v)) from None
 
 
+def read_cap():
+    """Fix the cap, as creating a oneDNN primitive descriptor does."""
+    _cap.get()
+
+
 def isa_info():
     """The ISA's text in oneDNN's verbose header (reads the cap)."""
     return _best()[1]

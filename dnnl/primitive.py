@@ -12,7 +12,7 @@ the call. Subclasses keep only their semantics.
 """
 import time
 
-from dnnl import _cache
+from dnnl import _cache, _isa
 from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
@@ -85,6 +85,7 @@ class primitive_desc:
 
     def _init_base(self, aengine, attr, mds):
         """``mds``: {query: md} for the ``*_desc()`` queries."""
+        _isa.read_cap()
         self._engine = aengine
         self._attr = copy_attr(attr)
         self._mds = mds
