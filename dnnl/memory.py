@@ -10,7 +10,7 @@ import ctypes
 
 import numpy as np
 
-from dnnl import _args, _dtypes
+from dnnl import _args, _dtypes, _interop
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
@@ -325,35 +325,49 @@ class memory:
     def __repr__(self):
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
 
-    # -- arrays: numpy / DLPack interop (implemented in dnnl.arrays) -----------
+    # -- arrays: numpy / DLPack interop (implemented in dnnl._interop) ---------
     @staticmethod
     def from_array(x, tag=None):
-        """A memory over ``x``'s buffer, without copying (see
-        :func:`dnnl.arrays.from_array`).
+        """A memory over ``x``'s buffer, without copying.
 
         Parameters
         ----------
         x : array_like
-            A numpy array, a ``__dlpack__`` producer (a torch tensor) or a
-            buffer-protocol object.
+            A numpy array, a ``__dlpack__`` producer on the CPU (a torch tensor)
+            or a buffer-protocol object, with at least one dim. Its dtype gives
+            the data type (ml_dtypes ``bfloat16`` / ``float8_*`` included).
         tag : str or dnnl.memory.format_tag, optional
-            A plain layout matching ``x``'s strides; by default the one they
-            describe (``abcd...`` for C order, ``acdb`` for channels last).
+            The layout. By default it is the plain tag that ``x``'s strides
+            describe: C-contiguous gives ``abcd...``, a torch ``channels_last``
+            tensor ``acdb``; any dense permutation gives its plain tag; other
+            strides (a slice with gaps, a broadcast) give a descriptor created
+            from those strides. A given tag must be plain and match the strides.
 
         Returns
         -------
         dnnl.memory
+            On :func:`default_engine`; writes through it are seen in ``x`` and the
+            other way round. The memory keeps ``x``'s buffer alive.
+
+        Raises
+        ------
+        dnnl.error
+            ``invalid_arguments``: not an array, a 0-d array, a dtype oneDNN does
+            not have, negative strides, a blocked tag (use :func:`convert`) or a
+            tag that does not match the strides.
 
         Examples
         --------
         >>> import dnnl, numpy as np
-        >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
-        >>> mem = dnnl.memory.from_array(x)
-        >>> mem.get_desc().dims, mem.get_data_handle() == x.ctypes.data
-        ((2, 3), True)
+        >>> nhwc = np.zeros((2, 3, 4, 5), np.float32)       # N, H, W, C in memory
+        >>> mem = dnnl.memory.from_array(nhwc.transpose(0, 3, 1, 2))   # N, C, H, W dims
+        >>> mem.get_desc() == dnnl.memory.desc([2, 5, 3, 4], "f32", "acdb")
+        True
         """
-        from dnnl import arrays
-        return arrays.from_array(x, tag)
+        a = _interop.as_numpy(x)
+        md = _interop.array_desc(a, tag)
+        return memory(md, _interop._ENGINE,
+                      _interop.byte_span(a, span_bytes(md) if a.size else 0))
 
     @property
     def array(self):
@@ -371,8 +385,7 @@ class memory:
         >>> dnnl.memory(md, dnnl.engine(dnnl.engine.kind.cpu, 0)).array.shape
         (2, 2, 3, 4, 16)
         """
-        from dnnl import arrays
-        return arrays.physical_array(self)
+        return _interop.physical_array(self)
 
     def __array__(self, dtype=None, copy=None):
         """``np.asarray(mem)``: the logical array, shape ``dims``.
@@ -381,21 +394,18 @@ class memory:
         through it reach the memory. For a blocked layout it is a logical
         copy (``copy=False`` raises), as :meth:`to_numpy`.
         """
-        from dnnl import arrays
-        return arrays.to_array(self, dtype, copy)
+        return _interop.to_array(self, dtype, copy)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """DLPack export of a plain layout (``np.from_dlpack(mem)``,
         ``torch.from_dlpack(mem)`` share the buffer). Blocked layouts and
         types numpy cannot export (bf16, f8) raise ``dnnl.error`` (also a
         ``BufferError``)."""
-        from dnnl import arrays
-        return arrays.dlpack(self, stream, max_version, dl_device, copy)
+        return _interop.dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self):
         """``(kDLCPU, 0)``: the buffer is in host memory."""
-        from dnnl import arrays
-        return arrays.dlpack_device(self)
+        return _interop.dlpack_device(self)
 
 
 def _interop_handle(handle):
@@ -403,8 +413,7 @@ def _interop_handle(handle):
     if handle is None or isinstance(handle, (int, np.ndarray, bytes, bytearray)) \
             or not hasattr(handle, "__dlpack__"):
         return handle
-    from dnnl import arrays
-    return arrays.memory_handle(handle)
+    return _interop.memory_handle(handle)
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import dnnl
-from dnnl import arrays
+from dnnl import _interop, arrays
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as TS
 
@@ -49,13 +49,13 @@ def test_any_dense_permutation_gives_its_plain_tag(data):
     md = mem.get_desc()
     tag = "".join(LETTERS[p] for p in perm)
     assert md == dnnl.memory.desc(shape, dnnl.arrays._dtypes.as_data_type(x.dtype),
-                                  arrays._dense_strides(shape, tag))
+                                  _interop._dense_strides(shape, tag))
     name = arrays.plain_tag(shape, [s // x.itemsize for s in x.strides])
     assert name is not None
     # the inferred tag describes the same layout as the permutation
-    assert arrays._dense_strides(shape, name) == [
-        s if n != 1 else t for n, s, t in zip(shape, arrays._dense_strides(shape, tag),
-                                              arrays._dense_strides(shape, name))]
+    assert _interop._dense_strides(shape, name) == [
+        s if n != 1 else t for n, s, t in zip(shape, _interop._dense_strides(shape, tag),
+                                              _interop._dense_strides(shape, name))]
     assert np.array_equal(np.asarray(mem), x)
     assert np.shares_memory(np.asarray(mem), x)
 
