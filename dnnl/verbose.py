@@ -45,7 +45,7 @@ import os
 import sys
 import time
 
-from dnnl import _isa
+import dnnl._isa as _isa
 from dnnl._enums import C, primitive_kind, prop_kind
 from dnnl._error import invalid
 from dnnl._format import (RUNTIME, arg_str, attr_str, dims_str, md_str,  # noqa: F401
