@@ -8,6 +8,7 @@ truth for constants) and writes two generated files, both git-ignored:
 - dnnl/_constants.pyx: the same names exported to Python with the values the
   C compiler sees, from which dnnl/_enums.py builds the IntEnums.
 """
+import glob
 import os
 import re
 import shutil
@@ -115,22 +116,64 @@ def openmp_flags():
 
 
 def arch_flags():
-    """Vector instructions of the building machine (the package is built where
-    it runs). DNNL_PY_MARCH overrides: e.g. ``x86-64-v2``, or ``""`` for the
-    compiler's default. Results do not depend on it: -ffp-contract=off keeps
-    every operation separately rounded."""
-    march = os.environ.get("DNNL_PY_MARCH", "native")
+    """-march of the baseline build: the compiler's default (the platform's
+    baseline, plain x86-64 on x86) unless DNNL_PY_MARCH names one (e.g.
+    ``native``: then everything is built for it alone and nothing is
+    dispatched). Results do not depend on it: -ffp-contract=off keeps every
+    operation separately rounded."""
+    march = os.environ.get("DNNL_PY_MARCH", "")
     if not march:
         return []
     flag = "-march=" + march
     return [flag] if compiles("int main(void){return 0;}\n", [flag]) else []
 
 
+# Extra builds of the kernels, best last; dnnl._isa picks one at run time from
+# CPUID (its KERNEL_LEVELS uses the same names). A level is built when the
+# compiler accepts its flags (so only on x86).
+ISA_LEVELS = (("x86_64_v3", ["-march=x86-64-v3"]), ("x86_64_v4", ["-march=x86-64-v4"]))
+# Metadata, not arithmetic: loaded at ``import dnnl``, before the ISA is chosen.
+BASELINE_ONLY = {"offsets"}
+
+
+def isa_levels():
+    """The levels built this time. Outputs of the others are removed (in
+    place and under build/): the loader would dispatch to stale objects."""
+    built = [] if "DNNL_PY_MARCH" in os.environ else [
+        (name, flags) for name, flags in ISA_LEVELS
+        if compiles("int main(void){return 0;}\n", flags)]
+    for name, _ in ISA_LEVELS:
+        if name not in dict(built):
+            for d in [os.path.join(HERE, "dnnl", "_kernels", name)] + glob.glob(
+                    os.path.join(HERE, "build", "lib*", "dnnl", "_kernels", name)):
+                shutil.rmtree(d, ignore_errors=True)
+    return built
+
+
+def debug_flags():
+    """(compile, link) flags: no debug info in the shared objects unless
+    DNNL_PY_DEBUG=1."""
+    if os.environ.get("DNNL_PY_DEBUG", "") not in ("", "0"):
+        return ["-g"], []
+    strip = ["-s"] if compiles("int main(void){return 0;}\n", ["-s"]) else []
+    return ["-g0"], strip
+
+
+def copy_if_changed(src, rel):
+    """Copy generated C to ``rel`` keeping its time stamp when unchanged."""
+    text = open(os.path.join(HERE, src)).read()
+    os.makedirs(os.path.dirname(os.path.join(HERE, rel)), exist_ok=True)
+    write_if_changed(rel, text)
+
+
 def extensions():
     omp = openmp_flags()
+    cflags, lflags = debug_flags()
     include = [numpy.get_include(), "include", "dnnl/_kernels"]
-    compile_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + arch_flags() + omp
-    mods = [("dnnl._constants", "dnnl/_constants.pyx")]
+    base_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + cflags + omp
+    march = arch_flags()
+    macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+    mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
     for fn in sorted(os.listdir(kdir)):
         if fn.endswith(".pyx"):
@@ -138,14 +181,29 @@ def extensions():
     # The constants table is one huge initializer: optimising it costs
     # gigabytes and minutes for nothing.
     exts = [Extension(name, [src], include_dirs=include,
-                      extra_compile_args=(["-O0"] if name == "dnnl._constants"
-                                          else compile_args),
-                      extra_link_args=omp,
-                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
+                      extra_compile_args=((["-O0"] + cflags) if name == "dnnl._constants"
+                                          else base_args + march),
+                      extra_link_args=omp + lflags, define_macros=macros)
             for name, src in mods]
-    return cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
+    exts = cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
                      compiler_directives={"boundscheck": False, "wraparound": False,
                                           "cdivision": True, "initializedcheck": False})
+    # Each level compiles a copy of the kernel's C in dnnl/_kernels/<level>/
+    # (git-ignored). The copy keeps PyInit_<kernel> and the module name
+    # dnnl._kernels.<kernel>: dnnl/_kernels/__init__.py loads it under that name.
+    for level, flags in isa_levels():
+        for name, src in mods:
+            short = name.rpartition(".")[2]
+            if not name.startswith("dnnl._kernels.") or short in BASELINE_ONLY:
+                continue
+            c_src = src[:-4] + ".c"
+            c_copy = "dnnl/_kernels/%s/%s.c" % (level, short)
+            copy_if_changed(c_src, c_copy)
+            exts.append(Extension("dnnl._kernels.%s.%s" % (level, short), [c_copy],
+                                  include_dirs=include,
+                                  extra_compile_args=base_args + flags,
+                                  extra_link_args=omp + lflags, define_macros=macros))
+    return exts
 
 
 # Generated files are cheap: keep them in step with the header on every run.

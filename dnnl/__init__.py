@@ -16,6 +16,7 @@ from dnnl._enums import (C as _C, accumulation_mode, algorithm, data_type, engin
                          format_kind, format_tag, fpmath_mode, primitive_kind,
                          prop_kind, quantization_mode, query, rounding_mode,
                          scratchpad_mode, status)
+from dnnl._enums import cpu_isa, cpu_isa_hints
 from dnnl._cache import get_primitive_cache_capacity, set_primitive_cache_capacity
 from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
                          runtime_error, unimplemented)
@@ -23,6 +24,8 @@ from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
 from dnnl.engine import engine, stream
 from dnnl.draw import draw_layout
+from dnnl._isa import (get_cpu_isa_hints, get_effective_cpu_isa, set_cpu_isa_hints,
+                       set_max_cpu_isa)
 from dnnl.memory import memory
 from dnnl.reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward

@@ -7,6 +7,8 @@ from dnnl import resampling as resampling
 from dnnl import verbose as verbose
 from dnnl._enums import accumulation_mode as accumulation_mode
 from dnnl._enums import algorithm as algorithm
+from dnnl._enums import cpu_isa as cpu_isa
+from dnnl._enums import cpu_isa_hints as cpu_isa_hints
 from dnnl._enums import data_type as data_type
 from dnnl._enums import engine_kind as engine_kind
 from dnnl._enums import format_kind as format_kind
@@ -37,6 +39,10 @@ from dnnl.attr import post_ops as post_ops
 from dnnl.attr import primitive_attr as primitive_attr
 from dnnl.attr import set_default_fpmath_mode as set_default_fpmath_mode
 from dnnl.draw import draw_layout as draw_layout
+from dnnl._isa import get_cpu_isa_hints as get_cpu_isa_hints
+from dnnl._isa import get_effective_cpu_isa as get_effective_cpu_isa
+from dnnl._isa import set_cpu_isa_hints as set_cpu_isa_hints
+from dnnl._isa import set_max_cpu_isa as set_max_cpu_isa
 from dnnl.engine import engine as engine
 from dnnl.engine import stream as stream
 from dnnl.memory import memory as memory

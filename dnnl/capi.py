@@ -42,6 +42,7 @@ import types
 
 import dnnl
 from dnnl import _capi_base as _b
+from dnnl import _isa
 from dnnl import attr as _attr
 from dnnl._capi_base import (address as _addr, api as _api, as_float as _f,
                              as_int as _i, dnnl_dim_t, dnnl_dims_t, dnnl_exec_arg_t,
@@ -1320,8 +1321,7 @@ def dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr, count, mask, sc
 
 
 # --------------------------------------------------------------- service
-_service = {"max_cpu_isa": _C["dnnl_cpu_isa_default"],
-            "isa_hints": _C["dnnl_cpu_isa_no_hints"], "jit_dump": 0, "jit_flags": 0}
+_service = {"jit_dump": 0, "jit_flags": 0}
 
 
 @_api(wraps="dnnl.get_primitive_cache_capacity()")
@@ -1353,38 +1353,28 @@ def dnnl_set_jit_profiling_jitdumpdir(dir):
     """``dnnl_set_jit_profiling_jitdumpdir(const char *dir)``"""
 
 
-_ISAS = frozenset(v for k, v in _C.items() if k.startswith("dnnl_cpu_isa_")
-                  and k not in ("dnnl_cpu_isa_no_hints", "dnnl_cpu_isa_prefer_ymm"))
-
-
-@_api(wraps="(stored: kernels are portable C)")
+@_api(wraps="dnnl.set_max_cpu_isa(isa)")
 def dnnl_set_max_cpu_isa(isa):
     """``dnnl_set_max_cpu_isa(dnnl_cpu_isa_t isa)``"""
-    v = _i(isa)
-    if v not in _ISAS:
-        raise _invalid("unknown cpu isa %#x" % v)
-    _service["max_cpu_isa"] = v
+    return _isa.c_set_max_cpu_isa(_i(isa))
 
 
-@_api("int", _C["dnnl_cpu_isa_default"], "(the stored maximum)")
+@_api("int", _C["dnnl_cpu_isa_default"], "dnnl.get_effective_cpu_isa()")
 def dnnl_get_effective_cpu_isa():
     """``dnnl_cpu_isa_t dnnl_get_effective_cpu_isa(void)``"""
-    return _service["max_cpu_isa"]
+    return int(_isa.get_effective_cpu_isa())
 
 
-@_api(wraps="(stored)")
+@_api(wraps="dnnl.set_cpu_isa_hints(isa_hints)")
 def dnnl_set_cpu_isa_hints(isa_hints):
     """``dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints)``"""
-    v = _i(isa_hints)
-    if v not in (_C["dnnl_cpu_isa_no_hints"], _C["dnnl_cpu_isa_prefer_ymm"]):
-        raise _invalid("unknown cpu isa hints %d" % v)
-    _service["isa_hints"] = v
+    return _isa.c_set_cpu_isa_hints(_i(isa_hints))
 
 
-@_api("int", _C["dnnl_cpu_isa_no_hints"], "(the stored hints)")
+@_api("int", _C["dnnl_cpu_isa_no_hints"], "dnnl.get_cpu_isa_hints()")
 def dnnl_get_cpu_isa_hints():
     """``dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void)``"""
-    return _service["isa_hints"]
+    return int(_isa.get_cpu_isa_hints())
 
 
 # ========================================================== dnnl_debug.h

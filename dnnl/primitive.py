@@ -12,13 +12,12 @@ the call. Subclasses keep only their semantics.
 """
 import time
 
-from dnnl import _cache
+from dnnl import _cache, _isa
 from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._args import integer
 from dnnl._error import error, invalid, wrong_type
-from dnnl._kernels.reorder import max_threads
 from dnnl.attr import primitive_attr
 from dnnl.engine import stream
 from dnnl.memory import memory, span_bytes
@@ -27,8 +26,14 @@ ARG_SCRATCHPAD = C["DNNL_ARG_SCRATCHPAD"]
 ARG_ATTR_SCALES = C["DNNL_ARG_ATTR_SCALES"]
 ARG_ATTR_ZERO_POINTS = C["DNNL_ARG_ATTR_ZERO_POINTS"]
 
-# verbose's header reports the kernels' thread count (verbose imports no kernel)
-_verbose.max_threads = max_threads
+# verbose's header reports the kernels' thread count (verbose imports no kernel,
+# nor does this module: loading one fixes the ISA level)
+def _max_threads():
+    from dnnl._kernels.reorder import max_threads
+    return max_threads()
+
+
+_verbose.max_threads = _max_threads
 
 #: argument usages (oneDNN's ``primitive_desc_t::arg_usage_t``)
 INPUT = "input"
@@ -80,6 +85,7 @@ class primitive_desc:
 
     def _init_base(self, aengine, attr, mds):
         """``mds``: {query: md} for the ``*_desc()`` queries."""
+        _isa.read_cap()
         self._engine = aengine
         self._attr = copy_attr(attr)
         self._mds = mds

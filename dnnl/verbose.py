@@ -45,6 +45,7 @@ import os
 import sys
 import time
 
+import dnnl._isa as _isa
 from dnnl._enums import C, primitive_kind, prop_kind
 from dnnl._error import invalid
 from dnnl._format import (RUNTIME, arg_str, attr_str, dims_str, md_str,  # noqa: F401
@@ -189,8 +190,7 @@ def header_lines():
         _line("info,dnnl for Python v%s (oneDNN v%s semantics)"
               % (version, ONEDNN_VERSION)),
         _line("info,cpu,runtime:OpenMP,nthr:%s" % max_threads()),
-        _line("info,cpu,isa:Python %d.%d + Cython kernels"
-              % sys.version_info[:2]),
+        _line("info,cpu,isa:" + _isa.isa_info()),
         _line("info,gpu,runtime:none"),
         _line("primitive,info,template:%s%s" % (ts, TEMPLATE)),
     ]

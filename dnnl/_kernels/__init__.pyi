@@ -1,0 +1,1 @@
+level: str | None

@@ -8,7 +8,6 @@ import numpy as np
 
 from dnnl import _dtypes
 from dnnl._kernels import offsets as _offsets
-from dnnl._kernels.reorder import Plan
 
 #: tensors with at least this many elements run on every thread
 PARALLEL_MIN_ELEMS = 1 << 15
@@ -154,6 +153,7 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     esize = 0 if src_md.data_type in _dtypes.SUB_BYTE else _dtypes.size(src_md.data_type)
     pad = _offsets.padding_offsets(dst_md)
     parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
+    from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
     return Plan(sizes=sizes, tables=tables, linear=linear, convert=convert, esize=esize,
                 src_dt=int(src_md.data_type), dst_dt=int(ddt), pad_offsets=pad,
                 parallel=parallel, tile=tile, fused=not generic)

@@ -13,7 +13,6 @@ import numpy as np
 from dnnl import _dtypes
 from dnnl._enums import algorithm, primitive_kind
 from dnnl._kernels import offsets as _offsets
-from dnnl._kernels.resampling import BwdPlan, FwdPlan
 from dnnl.attr import binary_entry, sum_entry
 
 f32 = np.float32
@@ -216,6 +215,7 @@ def fwd_plan(alg, src_md, dst_md, entries):
         idx0.append(left)
         idx1.append(right)
     runs = _c_runs(dtab[1], st[1])
+    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
     return FwdPlan(FwdSpec(
         k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
         N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
@@ -258,6 +258,7 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
             wt += [one, one]
             nroles.append(1)
     runs = _c_runs(dtab[1], gt[1])
+    from dnnl._kernels.resampling import BwdPlan
     return BwdPlan(BwdSpec(
         k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
         N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
