@@ -9,9 +9,9 @@ Run from the repository root:
 Each row times ours and every installed peer (numpy, PyTorch, OpenCV, real
 oneDNN through ctypes) on the same data, round-robin (one run of each in
 turn, so that load on a shared machine hits them alike), and reports the
-median. Times are also given as a multiple of a one-thread ``memcpy``
-(``np.copyto``) of the larger of the row's input and output, the unit of the
-issue's table. The header names the CPU, its vector extensions and the ISA
+best sample (``--median``: the median). Times are also given as a multiple
+of a one-thread ``memcpy`` (``np.copyto``) of the larger of the row's input
+and output. The header names the CPU, its vector extensions and the ISA
 level our kernels run at. ``--max-isa`` sets ``ONEDNN_MAX_CPU_ISA`` before
 ``dnnl`` is imported (oneDNN's names: sse41, avx2, avx512_core, ...).
 """
@@ -57,20 +57,25 @@ def isa_in_use(dnnl):
     return "%s%s" % (getattr(isa, "name", isa), " (kernels %s)" % level if level else "")
 
 
-def median_ms(fns, repeat, inner=1):
-    """Median time of each callable in ms, round-robin over the contenders;
-    ``inner`` calls per sample (for calls of a few microseconds)."""
+def time_ms(fns, repeat, inner=1, stat=min):
+    """Time of each callable in ms (``stat`` of the samples: best or median),
+    round-robin over the contenders; ``inner`` calls per sample (for calls of
+    a few microseconds)."""
     for fn in fns.values():
         fn()
         fn()
     ts = {k: [] for k in fns}
     for _ in range(repeat):
         for k, fn in fns.items():
+            if inner == 1:
+                # several OpenMP runtimes (ours, PyTorch's, oneDNN's) share the
+                # cores: let the last one's spinning threads go to sleep first
+                time.sleep(0.003)
             t0 = time.perf_counter()
             for _ in range(inner):
                 fn()
             ts[k].append((time.perf_counter() - t0) / inner)
-    return {k: 1e3 * float(np.median(v)) for k, v in ts.items()}
+    return {k: 1e3 * float(stat(v)) for k, v in ts.items()}
 
 
 class Peers:
@@ -338,6 +343,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max-isa", help="ONEDNN_MAX_CPU_ISA for this run (sse41, avx2, ...)")
     ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--threads", type=int, help="OMP_NUM_THREADS for ours and every peer")
+    ap.add_argument("--median", action="store_true",
+                    help="report medians (default: the best of the samples, the least "
+                         "disturbed by other load on a shared machine)")
     ap.add_argument("--rows", default=",".join(ROWS), help="comma-separated: " + ",".join(ROWS))
     args = ap.parse_args()
     names = [r for r in args.rows.split(",") if r]
@@ -346,16 +355,19 @@ def main():
         ap.error("unknown rows: %s" % ", ".join(sorted(bad)))
     if args.max_isa:
         os.environ["ONEDNN_MAX_CPU_ISA"] = args.max_isa
+    if args.threads:
+        os.environ["OMP_NUM_THREADS"] = str(args.threads)
     sys.path.insert(0, ROOT)
     import dnnl
-    threads = os.cpu_count() or 1
+    threads = args.threads or os.cpu_count() or 1
     P = Peers(threads)
     model, ext = cpu_model()
     print("CPU: %s (%s); %d cores" % (model, ext, os.cpu_count()))
     print("ISA in use: %s%s" % (isa_in_use(dnnl), "; ONEDNN_MAX_CPU_ISA=%s" % args.max_isa
                                  if args.max_isa else ""))
-    print("dnnl for Python %s; %s; %d threads; median of %d, round-robin"
-          % (dnnl.__version__, P.versions(), threads, args.repeat))
+    print("dnnl for Python %s; %s; %d threads; %s of %d, round-robin"
+          % (dnnl.__version__, P.versions(), threads, "median" if args.median else "best",
+             args.repeat))
     print()
     print("%-42s %10s %7s  %-34s %10s %7s %7s" % ("row", "ours", "xcopy", "best peer", "peer",
                                                  "xcopy", "ours/peer"))
@@ -364,7 +376,7 @@ def main():
         b = np.empty_like(a)
         fns = {"memcpy": lambda: np.copyto(b, a), "ours": ours}
         fns.update((k, f) for k, f in peers.items() if f is not None)
-        t = median_ms(fns, args.repeat, inner)
+        t = time_ms(fns, args.repeat, inner, np.median if args.median else min)
         copy, t_ours = t.pop("memcpy"), t.pop("ours")
         best = min(t, key=t.get) if t else None
         unit, scale = ("us", 1e3) if inner > 1 else ("ms", 1.0)
