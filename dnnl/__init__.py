@@ -4,10 +4,19 @@ Names, semantics and constant values are oneDNN 3.13's; the object API is
 shaped like its C++ API (``dnnl.memory.desc``, ``dnnl.reorder``...) and
 ``dnnl.capi`` mirrors its C API.
 """
+from importlib import import_module as _import_module
+
+try:
+    _import_module("dnnl._constants")  # the first compiled module
+except ImportError as _exc:
+    from dnnl._version import not_built_message
+    raise ImportError(not_built_message(__file__, _exc)) from _exc
+
 from dnnl._enums import (C as _C, accumulation_mode, algorithm, data_type, engine_kind,
                          format_kind, format_tag, fpmath_mode, primitive_kind,
                          prop_kind, quantization_mode, query, rounding_mode,
                          scratchpad_mode, status)
+from dnnl._cache import get_primitive_cache_capacity, set_primitive_cache_capacity
 from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
                          runtime_error, unimplemented)
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
@@ -17,9 +26,10 @@ from dnnl.memory import memory
 from dnnl.reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.verbose import get_verbose, set_verbose
+from dnnl.arrays import convert, dequantize, quantize, resample, resample_backward
 
 # oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...
 globals().update({_name: _value for _name, _value in _C.items()
                   if _name.startswith("DNNL_")})
 
-__version__ = "0.1.0"
+from dnnl._version import __version__  # noqa: E402

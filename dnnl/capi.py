@@ -1320,23 +1320,20 @@ def dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr, count, mask, sc
 
 
 # --------------------------------------------------------------- service
-_service = {"cache_capacity": 1024, "max_cpu_isa": _C["dnnl_cpu_isa_default"],
+_service = {"max_cpu_isa": _C["dnnl_cpu_isa_default"],
             "isa_hints": _C["dnnl_cpu_isa_no_hints"], "jit_dump": 0, "jit_flags": 0}
 
 
-@_api(wraps="(stored: no primitive cache here)")
+@_api(wraps="dnnl.get_primitive_cache_capacity()")
 def dnnl_get_primitive_cache_capacity(capacity):
     """``dnnl_get_primitive_cache_capacity(int *capacity)``"""
-    _put(capacity, _INT, _service["cache_capacity"], "capacity")
+    _put(capacity, _INT, dnnl.get_primitive_cache_capacity(), "capacity")
 
 
-@_api(wraps="(stored: no primitive cache here)")
+@_api(wraps="dnnl.set_primitive_cache_capacity(capacity)")
 def dnnl_set_primitive_cache_capacity(capacity):
     """``dnnl_set_primitive_cache_capacity(int capacity)``"""
-    c = _i(capacity)
-    if c < 0:
-        raise _invalid("cache capacity must be non-negative")
-    _service["cache_capacity"] = c
+    dnnl.set_primitive_cache_capacity(_i(capacity))
 
 
 @_api(wraps="(stored: no JIT code here)")

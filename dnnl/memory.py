@@ -10,7 +10,7 @@ import ctypes
 
 import numpy as np
 
-from dnnl import _args, _dtypes
+from dnnl import _args, _dtypes, _interop
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
@@ -165,6 +165,7 @@ class memory:
 
     # -- the buffer -----------------------------------------------------------
     def _attach(self, handle):
+        handle = _interop_handle(handle)
         nbytes = self._nbytes
         if handle is None:
             handle = DNNL_MEMORY_NONE
@@ -323,6 +324,96 @@ class memory:
 
     def __repr__(self):
         return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
+
+    # -- arrays: numpy / DLPack interop (implemented in dnnl._interop) ---------
+    @staticmethod
+    def from_array(x, tag=None):
+        """A memory over ``x``'s buffer, without copying.
+
+        Parameters
+        ----------
+        x : array_like
+            A numpy array, a ``__dlpack__`` producer on the CPU (a torch tensor)
+            or a buffer-protocol object, with at least one dim. Its dtype gives
+            the data type (ml_dtypes ``bfloat16`` / ``float8_*`` included).
+        tag : str or dnnl.memory.format_tag, optional
+            The layout. By default it is the plain tag that ``x``'s strides
+            describe: C-contiguous gives ``abcd...``, a torch ``channels_last``
+            tensor ``acdb``; any dense permutation gives its plain tag; other
+            strides (a slice with gaps, a broadcast) give a descriptor created
+            from those strides. A given tag must be plain and match the strides.
+
+        Returns
+        -------
+        dnnl.memory
+            On :func:`default_engine`; writes through it are seen in ``x`` and the
+            other way round. The memory keeps ``x``'s buffer alive.
+
+        Raises
+        ------
+        dnnl.error
+            ``invalid_arguments``: not an array, a 0-d array, a dtype oneDNN does
+            not have, negative strides, a blocked tag (use :func:`convert`) or a
+            tag that does not match the strides.
+
+        Examples
+        --------
+        >>> import dnnl, numpy as np
+        >>> nhwc = np.zeros((2, 3, 4, 5), np.float32)       # N, H, W, C in memory
+        >>> mem = dnnl.memory.from_array(nhwc.transpose(0, 3, 1, 2))   # N, C, H, W dims
+        >>> mem.get_desc() == dnnl.memory.desc([2, 5, 3, 4], "f32", "acdb")
+        True
+        """
+        a = _interop.as_numpy(x)
+        md = _interop.array_desc(a, tag)
+        return memory(md, _interop._ENGINE,
+                      _interop.byte_span(a, span_bytes(md) if a.size else 0))
+
+    @property
+    def array(self):
+        """The physical buffer as a numpy array shaped by the blocking (no copy).
+
+        Outer dims in memory order, then the inner blocks, padding included:
+        ``nChw16c`` of 2x17x3x4 is ``(2, 2, 3, 4, 16)``; ``nhwc`` is
+        ``(N, H, W, C)``. Writes go to the memory. Sub-byte types (s4, u4,
+        f4) raise ``dnnl.error``: use :meth:`map_data`.
+
+        Examples
+        --------
+        >>> import dnnl
+        >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw16c")
+        >>> dnnl.memory(md, dnnl.engine(dnnl.engine.kind.cpu, 0)).array.shape
+        (2, 2, 3, 4, 16)
+        """
+        return _interop.physical_array(self)
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(mem)``: the logical array, shape ``dims``.
+
+        For a plain layout (no blocks) it is a view of the buffer: writes
+        through it reach the memory. For a blocked layout it is a logical
+        copy (``copy=False`` raises), as :meth:`to_numpy`.
+        """
+        return _interop.to_array(self, dtype, copy)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export of a plain layout (``np.from_dlpack(mem)``,
+        ``torch.from_dlpack(mem)`` share the buffer). Blocked layouts and
+        types numpy cannot export (bf16, f8) raise ``dnnl.error`` (also a
+        ``BufferError``)."""
+        return _interop.dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """``(kDLCPU, 0)``: the buffer is in host memory."""
+        return _interop.dlpack_device(self)
+
+
+def _interop_handle(handle):
+    """A torch tensor or other ``__dlpack__`` producer as a numpy view."""
+    if handle is None or isinstance(handle, (int, np.ndarray, bytes, bytearray)) \
+            or not hasattr(handle, "__dlpack__"):
+        return handle
+    return _interop.memory_handle(handle)
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------

@@ -12,6 +12,7 @@ the call. Subclasses keep only their semantics.
 """
 import time
 
+from dnnl import _cache
 from dnnl import verbose as _verbose
 from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
@@ -68,7 +69,7 @@ class primitive_desc:
         leaves an empty descriptor (false in a boolean context), as the C++
         API's does; any other exception is a bug and propagates."""
         try:
-            init(*args)
+            _cache.create(self, init, args)
         except error:
             if not allow_empty:
                 raise
@@ -223,9 +224,10 @@ class primitive:
         if pd._empty:
             raise invalid("cannot create a primitive from an empty primitive descriptor")
         self._pd = pd
+        hit = _cache.claim(pd)
         if _verbose.create_on:
             t0 = pd.__dict__.pop("_vt0", None)
-            _verbose.on_create(pd, time.perf_counter() - t0 if t0 is not None else 0.0)
+            _verbose.on_create(pd, time.perf_counter() - t0 if t0 is not None else 0.0, hit)
 
     def get_primitive_desc(self):
         return self._pd

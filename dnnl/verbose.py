@@ -270,13 +270,15 @@ def info_str(pd, mds=None):
     return ",".join(fields(pd, mds))
 
 
-def on_create(pd, seconds):
-    """Creation hook (the primitive calls it when CREATE is on)."""
+def on_create(pd, seconds, cache_hit=False):
+    """Creation hook (the primitive calls it when CREATE is on); oneDNN
+    names the cache outcome: ``create:cache_hit`` or ``create:cache_miss``."""
     try:
         body = info_str(pd)
     except Exception as exc:   # never let verbose break the library
         body = "error:%s" % exc
-    _print("primitive,create:cache_miss,%s,%s" % (body, _ms(seconds)))
+    _print("primitive,create:%s,%s,%s" % ("cache_hit" if cache_hit else "cache_miss",
+                                           body, _ms(seconds)))
 
 
 def on_exec(pd, mds, seconds):

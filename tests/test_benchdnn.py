@@ -183,3 +183,42 @@ def test_our_small_batch_files(driver, name):
     assert rc == 0, "\n".join(x for x in out.splitlines() if "PASSED" not in x)
     assert c["failed"] == c["unimplemented"] == c["invalid_arguments"] == 0
     assert c["passed"] > 100
+
+
+# ---------------------------------------------------------------- drivers
+def test_drivers_register_themselves():
+    from dnnl.benchdnn.driver import DRIVERS, Driver
+    main(["--help"], io.StringIO(), io.StringIO())          # loads the driver modules
+    assert {"--reorder", "--resampling"} <= set(DRIVERS)
+    assert all(issubclass(d, Driver) for d in DRIVERS.values())
+
+
+def test_harness_runs_any_driver_table():
+    """common.Bench knows no driver by name: it runs whatever it is given."""
+    from dnnl.benchdnn import common
+    from dnnl.benchdnn.driver import Driver
+
+    class Toy(Driver):
+        name = "toy"
+        vector_options = (("x", "1"),)
+        help = "toy options: --x="
+
+        def expand(self, token):
+            return [{"x": x, "token": token} for x in self.opts["x"]]
+
+        def repro(self, prb):
+            return "--x=%s %s" % (prb["x"], prb["token"])
+
+        def run(self, prb, res):
+            res.state = common.PASSED if prb["token"] == "ok" else common.FAILED
+
+    out, err = io.StringIO(), io.StringIO()
+    rc = common.Bench({"--toy": Toy}, out, err).main(["--toy", "--x=1,2", "ok", "bad"])
+    text = re.sub(r"\(\d+ ms\)", "(T ms)", out.getvalue())
+    assert rc == 1
+    assert "0:PASSED (T ms) __REPRO: --toy --x=1 ok" in text
+    assert "2:FAILED (T ms) __REPRO: --toy --x=1 bad" in text
+    assert "tests:4 passed:2 skipped:0 mistrusted:0 unimplemented:0 invalid_arguments:0 " \
+           "failed:2 listed:0" in text
+    rc = common.Bench({"--toy": Toy}, out, err).main(["--reorder", "2x3"])
+    assert rc == 2 and "this benchdnn has --toy" in err.getvalue()

@@ -1,13 +1,12 @@
-"""The benchdnn harness: option state, batch files, problem loop, results,
-summary, performance report and progress counter (docs/benchdnn.md)."""
+"""The benchdnn harness: global options, batch files, problem loop, results,
+summary, performance report and progress counter (docs/benchdnn.md). It
+drives any ``driver.Driver`` it is given and imports none."""
 import os
 import re
 import sys
 import time
 
-import numpy as np
-
-from dnnl.benchdnn.parser import ParseError, parse_bool, split_vector, tokenize
+from dnnl.benchdnn.parser import ParseError, parse_bool, tokenize
 
 # ----------------------------------------------------------------- results
 LISTED, INITIALIZED, SKIPPED, INVALID_ARGUMENTS, UNIMPLEMENTED = (
@@ -115,85 +114,6 @@ def parse_global(tok, g):
     return True
 
 
-class Driver:
-    """A driver's option state: vector options (lists of raw strings)."""
-
-    name = ""
-    #: (option name, default value) in loop order, outermost first
-    vector_options = ()
-    attr_options = ("attr-scales", "attr-zero-points", "attr-precomputed-reductions",
-                    "attr-post-ops", "attr-scratchpad", "attr-fpmath", "attr-acc-mode",
-                    "attr-deterministic", "attr-dropout", "attr-rounding-mode")
-
-    def __init__(self, bench):
-        self.bench = bench
-        self.reset()
-
-    def reset(self):
-        self.opts = {k: [v] for k, v in self.vector_options}
-        for a in self.attr_options:
-            self.opts[a] = [""]
-        self.opts["ctx-init"] = [""]
-        self.opts["ctx-exe"] = [""]
-        self.match = None
-        self.impl = []
-        self.skip_impl = []
-
-    def parse_option(self, tok):
-        """Driver and shared options; True if consumed."""
-        if not tok.startswith("--") or "=" not in tok:
-            return False
-        key, value = tok[2:].split("=", 1)
-        if key in self.opts:
-            self.opts[key] = self.check_values(key, split_vector(value))
-            return True
-        if key == "match":
-            self.match = re.compile(value) if value else None
-            return True
-        if key == "impl":
-            self.impl = [s for s in value.split(",") if s]
-            return True
-        if key == "skip-impl":
-            self.skip_impl = [s for s in value.split(",") if s]
-            return True
-        if key == "perf-template":
-            self.bench.g.perf_template = self.perf_template(value)
-            return True
-        return False
-
-    def check_values(self, key, values):
-        return values
-
-    def perf_template(self, value):
-        if value in ("def", "default"):
-            return DEFAULT_TEMPLATE
-        if value == "csv":
-            return self.csv_template
-        return value
-
-    csv_template = DEFAULT_TEMPLATE
-
-    def attr_repro(self, prb):
-        out = ""
-        for a in self.attr_options:
-            v = prb.get(a, "")
-            if v:
-                out += "--%s=%s " % (a, v)
-        return out
-
-    # to implement: expand(desc) -> [prb], repro(prb), run(prb, res), perf fields
-    def impl_filtered(self, impl):
-        """The skip reason when ``impl`` is filtered by --impl/--skip-impl."""
-        g = self.bench.g
-        skip = self.skip_impl + g.global_skip_impl
-        if any(s in impl for s in skip):
-            return SKIP_IMPL_HIT
-        want = self.impl + g.global_impl
-        if want and not any(s in impl for s in want):
-            return SKIP_IMPL_HIT
-        return None
-
-
 # ----------------------------------------------------------------- helpers
 def product(options, keys):
     """Cartesian product of option lists in ``keys`` order (outermost first)."""
@@ -201,18 +121,6 @@ def product(options, keys):
     for k in keys:
         combos = [dict(c, **{k: v}) for c in combos for v in options[k]]
     return combos
-
-
-def lib_buffer(md):
-    """A library-memory buffer pre-filled with 0xFF and a canary after it."""
-    size = md.get_size()
-    buf = np.full(size + CANARY, 0xFF, dtype=np.uint8)
-    buf[size:] = 0xA5
-    return buf, size
-
-
-def canary_ok(buf, size):
-    return bool((buf[size:] == 0xA5).all())
 
 
 def fmt_num(x):
@@ -224,7 +132,10 @@ def fmt_num(x):
 
 # ----------------------------------------------------------------- the bench
 class Bench:
-    def __init__(self, out=None, err=None):
+    """The harness: ``drivers`` maps "--name" to a ``driver.Driver`` subclass."""
+
+    def __init__(self, drivers, out=None, err=None):
+        self.drivers = drivers
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.g = GlobalSettings()
@@ -265,23 +176,21 @@ class Bench:
 
     # ---- argument processing
     def main(self, argv):
-        from dnnl.benchdnn.reorder import ReorderDriver
-        from dnnl.benchdnn.resampling import ResamplingDriver
-        drivers = {"--reorder": ReorderDriver, "--resampling": ResamplingDriver}
+        drivers = self.drivers
         i = 0
         try:
             while i < len(argv) and parse_global(argv[i], self.g):
                 i += 1
             if i >= len(argv):
-                self.err.write("ERROR: no driver given: use --reorder or --resampling\n")
+                self.err.write("ERROR: no driver given: use %s\n" % " or ".join(sorted(drivers)))
                 return 2
             name = argv[i]
             if name in ("--help", "-h"):
                 self.print(USAGE)
                 return 0
             if name not in drivers:
-                self.err.write("ERROR: unknown driver %r (this benchdnn has --reorder "
-                               "and --resampling)\n" % name)
+                self.err.write("ERROR: unknown driver %r (this benchdnn has %s)\n"
+                               % (name, " and ".join(sorted(drivers))))
                 return 2
             self.driver = drivers[name](self)
             self.process(argv[i + 1:])

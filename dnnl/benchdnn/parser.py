@@ -6,6 +6,8 @@ no benchdnn code is reused.
 """
 import re
 
+from dnnl._enums import C, data_type
+
 
 class ParseError(Exception):
     """A fatal parse error; ``code`` is the process exit status."""
@@ -127,8 +129,8 @@ def split_plus(text):
 POLICY_MASK = {"common": 0, "per_dim_0": 1, "per_oc": 2, "per_dim_1": 2, "per_ocic": 3,
                "per_dim_01": 3, "per_dim_2": 4, "per_dim_3": 8, "per_tensor": None,
                "host_scalar": 0}
-DT_NAMES = ("f32", "f64", "bf16", "f16", "f8_e5m2", "f8_e4m3", "f4_e2m1", "f4_e3m0",
-            "e8m0", "s32", "s8", "u8", "s4", "u4", "s64")
+#: data types a benchdnn option may name: every numeric dnnl_data_type_t
+DT_NAMES = tuple(n for n in data_type.__members__ if n not in ("undef", "boolean", "max"))
 
 
 def policy_mask(policy, ndims):
@@ -142,8 +144,10 @@ def policy_mask(policy, ndims):
     raise ParseError("unknown policy %r" % policy)
 
 
-ARG_NAMES = {"src": 1, "src0": 1, "src1": 2, "src2": 3, "dst": 17, "wei": 33,
-             "diff_src": 129, "diff_dst": 145, "diff_wei": 161}
+ARG_NAMES = {name: C["DNNL_ARG_" + macro] for name, macro in (
+    ("src", "SRC"), ("src0", "SRC_0"), ("src1", "SRC_1"), ("src2", "SRC_2"), ("dst", "DST"),
+    ("wei", "WEIGHTS"), ("diff_src", "DIFF_SRC"), ("diff_dst", "DIFF_DST"),
+    ("diff_wei", "DIFF_WEIGHTS"))}
 
 
 def arg_value(name):
@@ -152,7 +156,7 @@ def arg_value(name):
         return ARG_NAMES[n]
     m = re.fullmatch(r"msrc([0-9]+)", n)
     if m:
-        return 1024 + int(m.group(1))
+        return C["DNNL_ARG_MULTIPLE_SRC"] + int(m.group(1))
     raise ParseError("unknown argument %r" % name)
 
 

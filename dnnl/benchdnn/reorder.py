@@ -1,17 +1,16 @@
 """``--reorder`` driver (oneDNN's tests/benchdnn/reorder/, docs/benchdnn.md)."""
-import time
-
 import numpy as np
 
 import dnnl
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
+from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
 from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops, parse_quant,
                                   parse_reorder_dims, policy_mask)
-from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as TR
 
 RUNTIME = dnnl.DNNL_RUNTIME_DIM_VAL
+SRC, DST = dnnl.DNNL_ARG_SRC, dnnl.DNNL_ARG_DST
 INTEGRAL = ("s32", "s8", "u8", "s4", "u4", "s64")
 F8 = ("f8_e5m2", "f8_e4m3")
 #: benchdnn's correctness fill range per data type (reorder/cfg.cpp)
@@ -25,32 +24,6 @@ PERF_RANGE = {"f32": (-1024, 1024), "s32": (-1024, 1024), "bf16": (-32, 32),
 TABLE_TAIL = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 16.0, 64.0)
 
 
-def enum_tag_ok(tag):
-    try:
-        dnnl.memory.format_tag[tag]
-        return True
-    except KeyError:
-        return tag in ("any", "undef")
-
-
-def md_from_tag(dims, dt, tag):
-    """A memory descriptor from any abc-style tag, enumerated or not (as
-    ``dnnl_memory_desc_create_with_string_tag`` does)."""
-    try:
-        return dnnl.memory.desc(dims, dt, tag)
-    except dnnl.error:
-        if not isinstance(tag, str):
-            raise
-    from dnnl import _desc, _tags
-    nd, perm, blks, idxs = _tags.parse_name(tag)
-    if nd != len(dims):
-        raise dnnl.error(dnnl.status.invalid_arguments,
-                         "tag %s is for %d dims, not %d" % (tag, nd, len(dims)))
-    _desc.sanity_check(nd, tuple(dims), dnnl.memory.data_type(int(dt)),
-                       dnnl.format_kind.blocked)
-    return _desc.blocked(tuple(dims), dnnl.memory.data_type(int(dt)), perm, blks, idxs)
-
-
 def fill_values(dt, n, kind):
     lo, hi = RANGE.get(dt, RANGE["f32"])
     table = np.array((hi, lo) + TABLE_TAIL, np.float64)
@@ -59,39 +32,17 @@ def fill_values(dt, n, kind):
     return table[idx]
 
 
-def random_values(dt, n, rng):
-    lo, hi = PERF_RANGE.get(dt, (-2, 2))
-    return rng.uniform(lo, hi, size=n)
-
-
-def to_codes(values, dt_name):
-    return np.asarray(R.encode(np.asarray(values, np.float64).astype(np.float32),
-                               int(A.dt_of(dt_name))))
-
-
-def write(buf, size, md, codes):
-    raw = TR.write_logical(buf[:size].copy(), md, codes)
-    buf[:size] = np.frombuffer(raw, np.uint8)
-
-
-def padding_ok(buf, size, md):
-    """All padded elements of a blocked md are zero."""
-    if tuple(md.dims) == tuple(md.padded_dims):
-        return True
-    got = TR.read_logical(buf[:size], md)
-    raw = TR.write_logical(buf[:size].copy(), md, got)
-    return raw == bytes(buf[:size])
-
-
-class ReorderDriver(K.Driver):
+@register
+class ReorderDriver(Driver):
     name = "reorder"
     vector_options = (("sdt", "f32"), ("ddt", "f32"), ("stag", "abx"), ("dtag", "abx"),
                       ("strides", ":"), ("oflag", ""), ("cross-engine", "none"),
                       ("runtime-dim-mask", "0"))
     loop = ("sdt", "ddt", "stag", "dtag", "strides", "oflag", "cross-engine") + \
-        K.Driver.attr_options + ("ctx-init", "ctx-exe", "runtime-dim-mask")
+        Driver.attr_options + ("ctx-init", "ctx-exe", "runtime-dim-mask")
     csv_template = ("perf,%engine%,%impl%,%name%,%sdt%,%ddt%,%stag%,%dtag%,%flags%,%attr%,"
                     "%desc%,%Gops%,%+ctime%,%-time%,%-Gflops%,%0time%,%0Gflops%")
+    zero_trust = 80.0
     help = ("reorder options: --sdt= --ddt= --stag= --dtag= --strides=SRC:DST "
             "--oflag=FLAG:MASK[+...] --runtime-dim-mask=N --cross-engine=none "
             "and the attribute options; problems: D0xD1x...[_nNAME]")
@@ -201,7 +152,7 @@ class ReorderDriver(K.Driver):
                 cmask = int(item.split(":")[1])
             if any(policy_mask(q.policy, nd) != cmask for q in scales.values()):
                 raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
-        if 17 in scales and policy_mask(scales[17].policy, nd) > 0 and rt:
+        if DST in scales and policy_mask(scales[DST].policy, nd) > 0 and rt:
             raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
         if "s4" in (sdt, ddt) or "u4" in (sdt, ddt):
             raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
@@ -211,9 +162,9 @@ class ReorderDriver(K.Driver):
         if (ddt in F8 and sdt not in ("f16", "f32")) or (sdt in F8 and ddt not in ("f16", "f32")):
             raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
         # skip_invalid_prb
-        if 17 in zps and sums:
+        if DST in zps and sums:
             raise K.Skip(K.SKIPPED, K.INVALID_CASE)
-        if (1 in zps and sdt not in INTEGRAL) or (17 in zps and ddt not in INTEGRAL):
+        if (SRC in zps and sdt not in INTEGRAL) or (DST in zps and ddt not in INTEGRAL):
             raise K.Skip(K.SKIPPED, K.INVALID_CASE)
         if oflag:
             raise K.Skip(K.UNIMPLEMENTED, "compensation (--oflag) memory is not implemented")
@@ -236,119 +187,42 @@ class ReorderDriver(K.Driver):
             tag = dnnl.memory.format_tag.any
         return md_from_tag(dims, dt, tag)
 
-    def run(self, prb, res):
-        g = self.bench.g
-        self.skip(prb)
-        if g.mode == "L":
-            raise K.Skip(K.LISTED)
+    def footprint(self, prb):
+        return int(np.prod(prb["dims"], dtype=np.int64)) * (4 + 4 + 8)
+
+    def seed(self, prb):
+        return int(np.prod(prb["dims"], dtype=np.int64)) + 7
+
+    def create(self, prb, eng, rng):
         dims = prb["dims"]
-        nelems = int(np.prod(dims, dtype=np.int64))
-        esize = 4 + 4 + 8
-        if nelems * esize > g.max_bytes:
-            raise K.Skip(K.SKIPPED, K.NOT_ENOUGH_RAM)
-        eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
-        rng = np.random.default_rng(nelems + 7)
         rt = int(prb["runtime-dim-mask"] or 0)
-        t0 = time.perf_counter()
-        try:
-            src_md, dst_md = self.make_md(prb, "src"), self.make_md(prb, "dst")
-            attr, exec_args, keep, info = A.build(prb, dims, eng, rng)
-            pd = dnnl.reorder.primitive_desc(
-                eng, self.make_md(prb, "src", rt) if rt else src_md,
-                eng, self.make_md(prb, "dst", rt) if rt else dst_md, attr)
-            prim = dnnl.reorder(pd)
-        except dnnl.error as e:
-            raise K.Skip(K.UNIMPLEMENTED if e.status == dnnl.status.unimplemented
-                         else K.INVALID_ARGUMENTS, str(e))
-        res.ctime = (time.perf_counter() - t0) * 1000.0
-        res.impl = pd.impl_info_str()
-        why = self.impl_filtered(res.impl)
-        if why:
-            raise K.Skip(K.SKIPPED, why)
-        if g.mode == "I":
-            raise K.Skip(K.INITIALIZED)
-        sbuf, ssize = K.lib_buffer(src_md)
-        dbuf, dsize = K.lib_buffer(dst_md)
-        perf = g.mode in ("P", "F")
-        sdt, ddt = prb["sdt"], prb["ddt"]
-        if g.mode in ("B",):
-            src_codes = to_codes(rng.uniform(-16, 16, nelems), sdt).reshape(dims)
-        elif perf:
-            src_codes = to_codes(random_values(sdt, nelems, rng), sdt).reshape(dims)
-        else:
-            src_codes = to_codes(fill_values(sdt, nelems, "src"), sdt).reshape(dims)
-        write(sbuf, ssize, src_md, src_codes)
-        sums = [p for p in info["post_ops"] if p.kind == "sum"]
-        dst_old = None
-        if sums:
-            dst_old = to_codes(fill_values(ddt, nelems, "dst"), ddt).reshape(dims)
-        dinit = dbuf.copy()
-        if dst_old is not None:
-            write(dinit, dsize, dst_md, dst_old)
-        dbuf[:] = dinit
-        src = dnnl.memory(src_md, eng, sbuf)
-        dst = dnnl.memory(dst_md, eng, dbuf)
-        args = dict(exec_args)
-        args[dnnl.DNNL_ARG_FROM], args[dnnl.DNNL_ARG_TO] = src, dst
-        strm = dnnl.stream(eng)
-        res.ibytes = src_md.get_size() + (dst_md.get_size() if sums else 0)
-        res.obytes = dst_md.get_size()
-        if perf:
-            K.time_executions(lambda: prim.execute(strm, args), g, res)
-            raise K.Skip(K.EXECUTED)
-        prim.execute(strm, args)
-        if g.mode in ("R", "S"):
-            raise K.Skip(K.EXECUTED)
-        if g.mode == "B":
-            first = dbuf.copy()
-            dbuf[:] = dinit
-            prim.execute(strm, args)
-            same = bytes(first) == bytes(dbuf)
-            res.state = K.PASSED if same else K.FAILED
-            if not same:
-                res.reason = "bitwise mismatch between two runs"
-            return
-        # reference
-        q = info
-        beta = sums[0].scale if sums else 0.0
+        src_md, dst_md = self.make_md(prb, "src"), self.make_md(prb, "dst")
+        attr, exec_args, keep, info = A.build(prb, dims, eng, rng)
+        pd = dnnl.reorder.primitive_desc(
+            eng, self.make_md(prb, "src", rt) if rt else src_md,
+            eng, self.make_md(prb, "dst", rt) if rt else dst_md, attr)
+        return Case(pd, dnnl.reorder(pd), attr, exec_args, keep, info,
+                    dnnl.DNNL_ARG_FROM, src_md, prb["sdt"], dims,
+                    dnnl.DNNL_ARG_TO, dst_md, prb["ddt"], dims)
+
+    def perf_values(self, dt, n, rng):
+        lo, hi = PERF_RANGE.get(dt, (-2, 2))
+        return rng.uniform(lo, hi, size=n)
+
+    def fill(self, prb, case):
+        n = int(np.prod(case.in_dims, dtype=np.int64))
+        return to_codes(fill_values(case.in_dt, n, "src"), case.in_dt).reshape(case.in_dims)
+
+    def fill_dst_old(self, prb, case):
+        n = int(np.prod(case.out_dims, dtype=np.int64))
+        return to_codes(fill_values(case.out_dt, n, "dst"), case.out_dt).reshape(case.out_dims)
+
+    def reference(self, prb, case, src_codes, dst_old):
+        q = case.info
+        beta = case.sums[0].scale if case.sums else 0.0
         exp = TR.reference_reorder(
-            src_codes, int(A.dt_of(sdt)), int(A.dt_of(ddt)),
-            src_scales=q["scales"].get(1), dst_scales=q["scales"].get(17),
-            src_zp=q["zps"].get(1), dst_zp=q["zps"].get(17), beta=beta,
-            dst_old_logical=dst_old, with_sum=bool(sums))
-        got = TR.read_logical(dbuf[:dsize], dst_md)
-        compare(res, got, exp, int(A.dt_of(ddt)), zero_trust=80.0)
-        if res.state == K.PASSED or res.state == K.MISTRUSTED:
-            if not padding_ok(dbuf, dsize, dst_md):
-                res.state, res.reason = K.FAILED, "padded area is not zeroed"
-            elif not K.canary_ok(dbuf, dsize):
-                res.state, res.reason = K.FAILED, "buffer overwrite (canary)"
-
-
-def compare(res, got, exp, dt, zero_trust, trh=0.0):
-    """Element-wise check of ``got`` against ``exp`` codes (same shape):
-    exact codes (-0 == +0, NaN == NaN for floats) or within ``trh``."""
-    got = np.asarray(got).reshape(-1)
-    exp = np.asarray(exp).reshape(-1)
-    n = got.size
-    res.total = n
-    ok = TR.same_values(got, exp, dt)
-    gv = R.decode(TR.codes(got, dt), dt).astype(np.float64)
-    if trh > 0 and not ok.all():
-        ev = R.decode(TR.codes(exp, dt), dt).astype(np.float64)
-        diff = np.abs(gv - ev)
-        rel = np.where(np.abs(ev) > 1e-5, diff / np.maximum(np.abs(ev), 1e-38), diff)
-        ok |= rel <= trh
-    res.errors = int((~ok).sum())
-    if res.errors:
-        res.state = K.FAILED
-        bad = int(np.flatnonzero(~ok)[0])
-        res.reason = "first mismatch at logical index %d: exp %r got %r" % (
-            bad, float(R.decode(TR.codes(exp[bad:bad + 1], dt), dt)[0]), float(gv[bad]))
-        return
-    zeros = int((gv == 0).sum())
-    if n >= 10 and zeros * 100.0 / n > zero_trust:
-        res.state = K.MISTRUSTED
-        res.reason = "%d%% zeros in the output" % round(zeros * 100.0 / n)
-    else:
-        res.state = K.PASSED
+            src_codes, int(A.dt_of(prb["sdt"])), int(A.dt_of(prb["ddt"])),
+            src_scales=q["scales"].get(SRC), dst_scales=q["scales"].get(DST),
+            src_zp=q["zps"].get(SRC), dst_zp=q["zps"].get(DST), beta=beta,
+            dst_old_logical=dst_old, with_sum=bool(case.sums))
+        return exp, 0.0

@@ -1,15 +1,12 @@
 """``--resampling`` driver (oneDNN's tests/benchdnn/resampling/, docs/benchdnn.md)."""
-import time
-
 import numpy as np
 
 import dnnl
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
+from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
 from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops,
                                   parse_resampling_desc)
-from dnnl.benchdnn.reorder import (compare, enum_tag_ok, md_from_tag, padding_ok,
-                                   to_codes, write)
 from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as RS
@@ -58,14 +55,16 @@ def backward_linear_f64(dd, in_spatial):
     return r.astype(np.float32)
 
 
-class ResamplingDriver(K.Driver):
+@register
+class ResamplingDriver(Driver):
     name = "resampling"
     vector_options = (("dir", "FWD_D"), ("sdt", "f32"), ("ddt", "f32"), ("tag", "abx"),
                       ("alg", "nearest"), ("mb", "0"))
-    loop = ("dir", "sdt", "ddt", "tag", "alg", "mb") + K.Driver.attr_options + \
+    loop = ("dir", "sdt", "ddt", "tag", "alg", "mb") + Driver.attr_options + \
         ("ctx-init", "ctx-exe")
     csv_template = ("perf,%engine%,%impl%,%name%,%dir%,%sdt%,%ddt%,%tag%,%alg%,%attr%,"
                     "%desc%,%Gops%,%+ctime%,%-time%,%-Gflops%,%0time%,%0Gflops%")
+    zero_trust = 99.0
     help = ("resampling options: --dir= --sdt= --ddt= --tag= --alg=nearest|linear --mb= "
             "and the attribute options; problems: mb2ic16_ih5oh3_iw10ow11")
 
@@ -147,113 +146,66 @@ class ResamplingDriver(K.Driver):
         if len({p.dt for p in sums}) > 1:
             raise K.Skip(K.SKIPPED, K.CASE_NOT_SUPPORTED)
 
-    def run(self, prb, res):
-        g = self.bench.g
-        self.skip(prb)
-        if g.mode == "L":
-            raise K.Skip(K.LISTED)
+    def footprint(self, prb):
+        sdims, ddims = self.dims(prb)
+        return (int(np.prod(sdims, dtype=np.int64)) + int(np.prod(ddims, dtype=np.int64))) * 16
+
+    def seed(self, prb):
+        return self.footprint(prb) // 16 + 11
+
+    def create(self, prb, eng, rng):
         fwd = prb["dir"].startswith("FWD")
         sdims, ddims = self.dims(prb)
-        nd = len(sdims)
-        n_all = int(np.prod(sdims, dtype=np.int64)) + int(np.prod(ddims, dtype=np.int64))
-        if n_all * 16 > g.max_bytes:
-            raise K.Skip(K.SKIPPED, K.NOT_ENOUGH_RAM)
-        eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
-        rng = np.random.default_rng(n_all + 11)
         sdt, ddt = prb["sdt"], prb["ddt"]
-        tag = normalize_tag(prb["tag"], nd)
+        tag = normalize_tag(prb["tag"], len(sdims))
         alg = dnnl.algorithm["resampling_" + prb["alg"]]
         anyt = dnnl.memory.format_tag.any
-        t0 = time.perf_counter()
-        try:
-            attr, exec_args, keep, info = A.build(prb, ddims, eng, rng)
-            if fwd:
-                prop = (dnnl.prop_kind.forward_inference if prb["dir"] == "FWD_I"
-                        else dnnl.prop_kind.forward_training)
-                in_md = md_from_tag(sdims, A.dt_of(sdt), tag)
-                pd = dnnl.resampling_forward.primitive_desc(
-                    eng, prop, alg, in_md, dnnl.memory.desc(ddims, A.dt_of(ddt), anyt), attr)
-                prim = dnnl.resampling_forward(pd)
-                in_md, out_md = pd.src_desc(), pd.dst_desc()
-            else:
-                in_md = md_from_tag(ddims, A.dt_of(ddt), tag)
-                pd = dnnl.resampling_backward.primitive_desc(
-                    eng, alg, dnnl.memory.desc(sdims, A.dt_of(sdt), anyt), in_md, None, attr)
-                prim = dnnl.resampling_backward(pd)
-                in_md, out_md = pd.diff_dst_desc(), pd.diff_src_desc()
-        except dnnl.error as e:
-            raise K.Skip(K.UNIMPLEMENTED if e.status == dnnl.status.unimplemented
-                         else K.INVALID_ARGUMENTS, str(e))
-        res.ctime = (time.perf_counter() - t0) * 1000.0
-        res.impl = pd.impl_info_str()
-        why = self.impl_filtered(res.impl)
-        if why:
-            raise K.Skip(K.SKIPPED, why)
-        if g.mode == "I":
-            raise K.Skip(K.INITIALIZED)
-        in_dt, out_dt = (sdt, ddt) if fwd else (ddt, sdt)
-        in_dims, out_dims = (sdims, ddims) if fwd else (ddims, sdims)
-        ibuf, isize = K.lib_buffer(in_md)
-        obuf, osize = K.lib_buffer(out_md)
-        perf = g.mode in ("P", "F")
-        if perf or g.mode == "B":
-            lo, hi = (-16, 16) if g.mode == "B" else (0, 20)
-            in_codes = to_codes(rng.uniform(lo, hi, int(np.prod(in_dims))), in_dt)
-            in_codes = in_codes.reshape(in_dims)
-        else:
-            in_codes = fill(in_dims, in_dt, 0 if fwd else 3)
-        write(ibuf, isize, in_md, in_codes)
-        sums = [p for p in info["post_ops"] if p.kind == "sum"]
-        dst_old = fill(out_dims, out_dt, 3) if (fwd and sums) else None
-        oinit = obuf.copy()
-        if dst_old is not None:
-            write(oinit, osize, out_md, dst_old)
-        obuf[:] = oinit
-        imem, omem = dnnl.memory(in_md, eng, ibuf), dnnl.memory(out_md, eng, obuf)
-        args = dict(exec_args)
+        attr, exec_args, keep, info = A.build(prb, ddims, eng, rng)
         if fwd:
-            args[dnnl.DNNL_ARG_SRC], args[dnnl.DNNL_ARG_DST] = imem, omem
-        else:
-            args[dnnl.DNNL_ARG_DIFF_DST], args[dnnl.DNNL_ARG_DIFF_SRC] = imem, omem
-        strm = dnnl.stream(eng)
-        res.ibytes = in_md.get_size() + (out_md.get_size() if sums else 0)
-        res.obytes = out_md.get_size()
-        if perf:
-            K.time_executions(lambda: prim.execute(strm, args), g, res)
-            raise K.Skip(K.EXECUTED)
-        prim.execute(strm, args)
-        if g.mode in ("R", "S"):
-            raise K.Skip(K.EXECUTED)
-        if g.mode == "B":
-            first = obuf.copy()
-            obuf[:] = oinit
-            prim.execute(strm, args)
-            res.state = K.PASSED if bytes(first) == bytes(obuf) else K.FAILED
-            return
-        odt = int(A.dt_of(out_dt))
-        x = R.decode(TR.codes(in_codes, int(A.dt_of(in_dt))), int(A.dt_of(in_dt)))
-        x = np.asarray(x, np.float32).reshape(in_dims)
+            prop = (dnnl.prop_kind.forward_inference if prb["dir"] == "FWD_I"
+                    else dnnl.prop_kind.forward_training)
+            in_md = md_from_tag(sdims, A.dt_of(sdt), tag)
+            pd = dnnl.resampling_forward.primitive_desc(
+                eng, prop, alg, in_md, dnnl.memory.desc(ddims, A.dt_of(ddt), anyt), attr)
+            return Case(pd, dnnl.resampling_forward(pd), attr, exec_args, keep, info,
+                        dnnl.DNNL_ARG_SRC, pd.src_desc(), sdt, sdims,
+                        dnnl.DNNL_ARG_DST, pd.dst_desc(), ddt, ddims)
+        in_md = md_from_tag(ddims, A.dt_of(ddt), tag)
+        pd = dnnl.resampling_backward.primitive_desc(
+            eng, alg, dnnl.memory.desc(sdims, A.dt_of(sdt), anyt), in_md, None, attr)
+        return Case(pd, dnnl.resampling_backward(pd), attr, exec_args, keep, info,
+                    dnnl.DNNL_ARG_DIFF_DST, pd.diff_dst_desc(), ddt, ddims,
+                    dnnl.DNNL_ARG_DIFF_SRC, pd.diff_src_desc(), sdt, sdims)
+
+    def perf_values(self, dt, n, rng):
+        return rng.uniform(0, 20, n)
+
+    def fill(self, prb, case):
+        return fill(case.in_dims, case.in_dt, 0 if prb["dir"].startswith("FWD") else 3)
+
+    def fill_dst_old(self, prb, case):
+        return fill(case.out_dims, case.out_dt, 3) if prb["dir"].startswith("FWD") else None
+
+    def reference(self, prb, case, in_codes, dst_old):
+        fwd = prb["dir"].startswith("FWD")
+        info = case.info
+        idt, odt = int(A.dt_of(case.in_dt)), int(A.dt_of(case.out_dt))
+        x = R.decode(TR.codes(in_codes, idt), idt)
+        x = np.asarray(x, np.float32).reshape(case.in_dims)
         if fwd:
-            ref = RS.forward(x, ddims[2:], prb["alg"],
-                             post_ops=attr.get_post_ops() if info["post_ops"] else None,
+            ref = RS.forward(x, case.out_dims[2:], prb["alg"],
+                             post_ops=case.attr.get_post_ops() if info["post_ops"] else None,
                              dst_old=dst_old, dst_dt=odt, src1_arrays=info["src1"])
+        elif prb["alg"] == "linear" and np.prod(case.out_dims[2:]) > EXACT_BWD_LINEAR_MAX:
+            ref = backward_linear_f64(x, case.out_dims[2:])
         else:
-            if prb["alg"] == "linear" and np.prod(sdims[2:]) > EXACT_BWD_LINEAR_MAX:
-                ref = backward_linear_f64(x, sdims[2:])
-            else:
-                ref = RS.backward(x, sdims[2:], prb["alg"])
+            ref = RS.backward(x, case.out_dims[2:], prb["alg"])
         exp = np.asarray(R.encode(np.asarray(ref, np.float32).reshape(-1), odt))
-        got = TR.read_logical(obuf[:osize], out_md).reshape(-1)
         trh = 0.0
         if prb["alg"] == "linear":
-            trh = linear_threshold(in_dt, out_dt)
+            trh = linear_threshold(case.in_dt, case.out_dt)
         if any(p.kind == "eltwise" for p in info["post_ops"]):
             trh = max(trh, 2e-5)
         if any(p.kind == "binary" for p in info["post_ops"]):
             trh = max(trh, 1e-5)
-        compare(res, got, exp, odt, zero_trust=99.0, trh=trh)
-        if res.state in (K.PASSED, K.MISTRUSTED):
-            if not padding_ok(obuf, osize, out_md):
-                res.state, res.reason = K.FAILED, "padded area is not zeroed"
-            elif not K.canary_ok(obuf, osize):
-                res.state, res.reason = K.FAILED, "buffer overwrite (canary)"
+        return exp, trh

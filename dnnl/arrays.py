@@ -1,0 +1,451 @@
+"""Array-level functions: numpy, torch or any buffer in, one line each.
+
+The oneDNN-shaped API (descriptors, engines, argument maps, streams) stays
+as it is; these functions are built on it for the everyday tasks:
+
+* :func:`from_array` (also ``dnnl.memory.from_array``): a memory over an
+  array, without copying, its layout read from the array's strides;
+* :func:`convert`: reorder into another layout / data type, with scales and
+  zero points, into a new memory;
+* :func:`quantize` / :func:`dequantize`: numpy in, numpy out, oneDNN's
+  rounding and saturation;
+* :func:`resample` / :func:`resample_backward`: nearest or linear resizing of
+  a batch, channels first or last.
+
+Inputs may be numpy arrays, any object with the buffer protocol, or any
+``__dlpack__`` producer (a torch tensor, a JAX array...) on the CPU. Every
+primitive comes from the primitive cache, so a repeated call creates nothing.
+Bad input raises :class:`dnnl.error` (a ``ValueError`` / ``NotImplementedError``
+subclass, by status).
+
+The memory side of the interop (``memory.array``, ``np.asarray(mem)``,
+``__dlpack__``) lives below the memory class, in :mod:`dnnl._interop`.
+"""
+import operator
+
+import numpy as np
+
+from dnnl import _dtypes
+from dnnl._desc import desc
+from dnnl._enums import C, algorithm, data_type, prop_kind
+from dnnl._error import error, invalid
+from dnnl._interop import _ENGINE, byte_span, default_engine, plain_tag
+from dnnl._interop import as_numpy as _as_numpy
+from dnnl.attr import primitive_attr
+from dnnl.engine import stream
+from dnnl.memory import memory
+
+from_array = memory.from_array
+
+def as_numpy(x):
+    """A numpy array sharing ``x``'s memory: a :class:`dnnl.memory` (its
+    plain view), a numpy array, a buffer or a ``__dlpack__`` producer."""
+    if isinstance(x, memory):
+        return x.__array__(copy=False)
+    return _as_numpy(x)
+
+
+__all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
+           "resample_backward", "plain_tag", "default_engine"]
+
+_ARG_FROM, _ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
+_ARG_SRC, _ARG_DST = C["DNNL_ARG_SRC"], C["DNNL_ARG_DST"]
+_ARG_DIFF_SRC, _ARG_DIFF_DST = C["DNNL_ARG_DIFF_SRC"], C["DNNL_ARG_DIFF_DST"]
+_ARG_SCALES, _ARG_ZPS = C["DNNL_ARG_ATTR_SCALES"], C["DNNL_ARG_ATTR_ZERO_POINTS"]
+_INTEGRAL = frozenset({data_type.s64, data_type.s32, data_type.s8, data_type.u8,
+                       data_type.s4, data_type.u4})
+
+
+# ------------------------------------------------------------------ reorders
+def _axis(axis, ndims):
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise invalid("axis must be an int, not %r" % (axis,)) from None
+    if not -ndims <= ax < ndims:
+        raise invalid("axis %d is out of range for %d dims" % (ax, ndims))
+    return ax % ndims
+
+
+def _values(values, dims, ax, np_dtype, what):
+    v = np.asarray(values)
+    if v.dtype.kind not in "biuf":
+        raise invalid("%s must be numbers, not %s" % (what, v.dtype))
+    v = v.reshape(-1)
+    want = 1 if ax is None else dims[ax]
+    if v.size != want:
+        raise invalid("%d %s given, %s needs %d" % (
+            v.size, what, "per-tensor quantization" if ax is None
+            else "axis %d (size %d)" % (ax, dims[ax]), want))
+    if np_dtype == np.int32:
+        if v.dtype.kind == "f" and not np.array_equal(v, np.round(v)):
+            raise invalid("%s must be integers" % what)
+        if ((v < -2 ** 31) | (v > 2 ** 31 - 1)).any():
+            raise invalid("%s must fit int32" % what)
+        return v.astype(np.int64).astype(np.int32)
+    return v.astype(np.float32)
+
+
+def _quant_memory(values, dt):
+    m = memory(desc([values.size], dt, "a"), _ENGINE, byte_span(values, values.nbytes))
+    m._keep = values
+    return m
+
+
+def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
+    """Reorder ``src`` into ``dst``; scales / zero points quantize the
+    integral side: dst when its type is integral, else src."""
+    dims = list(src._md.dims)
+    ax = None if axis is None else _axis(axis, len(dims))
+    if ax is not None and scales is None and zero_points is None:
+        raise invalid("axis is given without scales or zero points")
+    side = _ARG_TO if dst._md.data_type in _INTEGRAL else _ARG_FROM
+    mask = 0 if ax is None else 1 << ax
+    args = {_ARG_FROM: src, _ARG_TO: dst}
+    attr = None
+    if scales is not None or zero_points is not None:
+        attr = primitive_attr()
+        if scales is not None:
+            attr.set_scales_mask(side, mask)
+            args[_ARG_SCALES | side] = _quant_memory(
+                _values(scales, dims, ax, np.float32, "scales"), data_type.f32)
+        if zero_points is not None:
+            attr.set_zero_points_mask(side, mask)
+            args[_ARG_ZPS | side] = _quant_memory(
+                _values(zero_points, dims, ax, np.int32, "zero points"), data_type.s32)
+    from dnnl.reorder import reorder
+    prim = reorder(src, dst) if attr is None else reorder(src, dst, attr)
+    prim.execute(stream(src.get_engine()), args)
+
+
+def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
+    """Reorder ``x`` into a new memory of layout ``tag`` and data type ``dtype``.
+
+    Parameters
+    ----------
+    x : dnnl.memory or array_like
+        The source: a memory, or an array taken without copying
+        (:func:`from_array`).
+    tag : str or dnnl.memory.format_tag
+        The destination layout (``"nChw16c"``, ``"acdb"``, ``"OIhw16i16o"``...).
+    dtype : data type, optional
+        The destination data type (``"s8"``, ``np.int8``,
+        ``dnnl.memory.data_type.bf16``...); default: the source's.
+    scales, zero_points : float or array_like, optional
+        The quantization of the integral side, ``real = scale * (q - zero_point)``:
+        for an integral destination ``dst = saturate(round(x / scale) +
+        zero_point)`` (oneDNN's dst scale and zero point), otherwise ``dst =
+        scale * (x - zero_point)`` (src scale and zero point). One value, or
+        one per index of ``axis``.
+    axis : int, optional
+        The dim the scales and zero points run along (per-channel).
+
+    Returns
+    -------
+    dnnl.memory
+        A new memory (on the source memory's engine), padding zeroed.
+
+    Raises
+    ------
+    dnnl.error
+        Bad input: ``invalid_arguments``; a type pair or attribute oneDNN's
+        reorder does not implement: ``unimplemented``.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> x = np.arange(2 * 17 * 3 * 4, dtype=np.float32).reshape(2, 17, 3, 4)
+    >>> blocked = dnnl.convert(x, "nChw16c")
+    >>> blocked.array.shape                       # padding included
+    (2, 2, 3, 4, 16)
+    >>> np.array_equal(np.asarray(blocked), x)    # the logical copy
+    True
+    >>> q = dnnl.convert(x, "nhwc", "s8", scales=0.5)
+    >>> np.asarray(q)[0, :3, 0, 0]
+    array([  0,  24,  48], dtype=int8)
+    """
+    src = x if isinstance(x, memory) else from_array(x)
+    smd = src._md
+    ddt = smd.data_type if dtype is None else _dtypes.as_data_type(dtype)
+    dst = memory(desc(list(smd.dims), ddt, tag), src.get_engine())
+    _run_reorder(src, dst, scales, zero_points, axis)
+    return dst
+
+
+def _numpy_out(shape, dt):
+    try:
+        npdt = _dtypes.numpy_dtype(dt)
+    except error:
+        npdt = None
+    if npdt is None or dt in _dtypes.SUB_BYTE or (
+            dt in _dtypes.FLOATING and npdt.kind in "iu"):
+        raise invalid("data type %s has no numpy array type here%s" % (
+            dt.name, " (install ml_dtypes)" if dt in (data_type.bf16, data_type.f8_e5m2,
+                                                       data_type.f8_e4m3) else ""))
+    return np.empty(shape, npdt)
+
+
+def _float_input(x):
+    a = as_numpy(x)
+    if a.dtype == np.float64:
+        a = a.astype(np.float32)    # oneDNN's reorder has no f64 source
+    return a
+
+
+def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
+    """Quantize: ``q = saturate(round_half_even(x / scale) + zero_point)``.
+
+    A reorder with a destination scale and zero point, so oneDNN's exact
+    arithmetic: ``x / scale`` in f32 (a division, not a multiplication by
+    ``1 / scale``), plus the zero point, rounded to nearest even, saturated
+    to the type's range.
+
+    Parameters
+    ----------
+    x : array_like
+        f32, f16 or bf16 values (float64 is rounded to f32 first), any layout.
+    scale : float or array_like
+        One scale, or one per index of ``axis``.
+    zero_point : int or array_like, optional
+        One zero point, or one per index of ``axis``; default 0.
+    axis : int, optional
+        The dim of per-channel quantization.
+    dtype : data type, default "s8"
+        ``"s8"``, ``"u8"`` or ``"s32"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new C-contiguous array of ``x``'s shape.
+
+    Notes
+    -----
+    ``torch.quantize_per_tensor(x, scale, zero_point, torch.qint8).int_repr()``
+    and ``torch.quantize_per_channel`` give the same values whenever
+    ``x * (1 / scale)`` and ``x / scale`` round to the same f32 number --
+    always for power-of-two scales. PyTorch's vectorised kernels multiply by
+    the reciprocal, so for other scales a value within an ulp of a rounding
+    boundary can come out one step apart.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> dnnl.quantize(np.float32([0.25, 0.75, 1.25, -300.0]), 0.5)
+    array([   0,    2,    2, -128], dtype=int8)
+    >>> dnnl.quantize(np.float32([[1, 2], [3, 4]]), [1.0, 0.5], [0, 10],
+    ...               axis=1, dtype="u8")
+    array([[ 1, 14],
+           [ 3, 18]], dtype=uint8)
+    """
+    a = _float_input(x)
+    ddt = _dtypes.as_data_type(dtype)
+    if ddt not in _INTEGRAL:
+        raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
+    return _reorder_to_numpy(a, ddt, scale, zero_point, axis)
+
+
+def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
+    """Dequantize: ``x = scale * (q - zero_point)``, in f32.
+
+    A reorder with a source scale and zero point: ``q - zero_point`` in
+    int32, converted to f32, times the scale (one f32 rounding), then
+    converted to ``dtype``. The same as
+    ``torch.dequantize`` of a per-tensor or per-channel quantized tensor.
+
+    Parameters
+    ----------
+    q : array_like
+        s8, u8 or s32 values.
+    scale : float or array_like
+        One scale, or one per index of ``axis``.
+    zero_point : int or array_like, optional
+        One zero point, or one per index of ``axis``; default 0.
+    axis : int, optional
+        The dim of per-channel quantization.
+    dtype : data type, default "f32"
+        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes).
+
+    Returns
+    -------
+    numpy.ndarray
+        A new C-contiguous array of ``q``'s shape.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> dnnl.dequantize(np.int8([0, 2, 2, -128]), 0.5)
+    array([  0.,   1.,   1., -64.], dtype=float32)
+    >>> dnnl.dequantize(np.uint8([[1, 14], [3, 18]]), [1.0, 0.5], [0, 10], axis=1)
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
+    a = as_numpy(q)
+    ddt = _dtypes.as_data_type(dtype)
+    if ddt in _INTEGRAL:
+        raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
+    if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
+        raise invalid("dequantize needs integer input, not %s" % a.dtype)
+    return _reorder_to_numpy(a, ddt, scale, zero_point, axis)
+
+
+def _reorder_to_numpy(a, ddt, scales, zero_points, axis):
+    shape = a.shape
+    if a.ndim == 0:
+        a = a.reshape(1)
+    out = _numpy_out(a.shape, ddt)
+    _run_reorder(from_array(a), from_array(out), scales, zero_points, axis)
+    return out.reshape(shape)
+
+
+# ------------------------------------------------------------------ resampling
+_MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling_nearest}
+_FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
+_LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
+
+
+def _resampling_setup(x, mode, layout):
+    a = as_numpy(x)
+    if a.ndim not in (3, 4, 5):
+        raise invalid("resampling takes 3, 4 or 5 dims (N, C and 1-3 spatial), not %d"
+                      % a.ndim)
+    alg = _MODES.get(mode) if isinstance(mode, str) else None
+    if alg is None:
+        raise invalid("mode must be 'linear' or 'nearest', not %r" % (mode,))
+    name = layout.lower() if isinstance(layout, str) else None
+    if name in _FIRST:
+        last, rank = False, _FIRST[name]
+    elif name in _LAST:
+        last, rank = True, _LAST[name]
+    else:
+        raise invalid("layout must name where the channels are: 'nchw' (first) or "
+                      "'nhwc' (last), not %r" % (layout,))
+    if rank is not None and rank != a.ndim:
+        raise invalid("layout %r is for %d dims, the array has %d" % (layout, rank, a.ndim))
+    return a, alg, last
+
+
+def _logical(a, last):
+    """N, C, spatial... view of an array (channels last: moved, no copy)."""
+    return np.moveaxis(a, -1, 1) if last else a
+
+
+def _new_output(a, last, spatial):
+    n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
+    shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
+    return np.empty(shape, a.dtype)
+
+
+def _spatial(values, k, kind, what):
+    if isinstance(values, (int, float, np.integer, np.floating)) and not isinstance(
+            values, bool):
+        values = [values] * k
+    try:
+        out = [kind(v) for v in values]
+    except (TypeError, ValueError):
+        raise invalid("%s must be a number or a sequence of %d numbers" % (what, k)) from None
+    if len(out) != k:
+        raise invalid("%d %s given for %d spatial dims" % (len(out), what, k))
+    if kind is int and any(v < 0 for v in out):
+        raise invalid("%s must be non-negative" % what)
+    return out
+
+
+def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
+    """Resize the spatial dims of a batch (oneDNN's forward resampling).
+
+    Parameters
+    ----------
+    x : array_like
+        N x C x [D x] [H x] W (``layout="nchw"``) or N x [D x] [H x] W x C
+        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8.
+    size : int or sequence of int, optional
+        The output spatial size (one value for every spatial dim, or one per
+        dim).
+    factors : float or sequence of float, optional
+        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN.
+    mode : {"linear", "nearest"}
+        ``resampling_linear`` (bilinear / trilinear with half-pixel centres,
+        ``align_corners=False``) or ``resampling_nearest`` (the source index
+        is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero).
+    layout : str
+        Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
+        ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
+        ``"nchw"`` and ``"nhwc"`` serve any rank.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new C-contiguous array in the same layout and data type as ``x``.
+
+    Raises
+    ------
+    dnnl.error
+        Bad input: ``invalid_arguments``; a data type resampling does not
+        take (float64...): ``unimplemented``.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> x = np.float32([[[0, 1, 2, 3]]])
+    >>> dnnl.resample(x, 8)
+    array([[[0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ]]], dtype=float32)
+    >>> dnnl.resample(x, factors=0.5, mode="nearest")
+    array([[[1., 3.]]], dtype=float32)
+    >>> img = np.arange(2 * 2 * 3, dtype=np.uint8).reshape(1, 2, 2, 3)   # NHWC
+    >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
+    (1, 4, 4, 3)
+    """
+    a, alg, last = _resampling_setup(x, mode, layout)
+    src = from_array(_logical(a, last))
+    k = a.ndim - 2
+    if (size is None) == (factors is None):
+        raise invalid("give either size or factors")
+    if size is not None:
+        spatial = _spatial(size, k, int, "sizes")
+    else:
+        from dnnl.resampling import _dst_from_factors
+        spatial = list(_dst_from_factors(src._md, _spatial(factors, k, float, "factors"))
+                       .dims[2:])
+    out = _new_output(a, last, spatial)
+    dst = from_array(_logical(out, last))
+    from dnnl.resampling import resampling_forward
+    pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
+                                           src._md, dst._md)
+    resampling_forward(pd).execute(stream(_ENGINE), {_ARG_SRC: src, _ARG_DST: dst})
+    return out
+
+
+def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
+    """The gradient of :func:`resample` (oneDNN's backward resampling).
+
+    Parameters
+    ----------
+    diff_dst : array_like
+        The gradient of :func:`resample`'s output, in ``layout``; f32, f16,
+        bf16, s32, s8 or u8.
+    size : int or sequence of int
+        The spatial size of :func:`resample`'s input (the gradient's size).
+    mode, layout
+        As for :func:`resample`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``diff_src``: a new C-contiguous array of the input's shape, in
+        ``diff_dst``'s data type; every element the f32 sum of the weighted
+        gradients that reach it.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
+    array([[[4., 4.]]], dtype=float32)
+    """
+    a, alg, last = _resampling_setup(diff_dst, mode, layout)
+    dd = from_array(_logical(a, last))
+    out = _new_output(a, last, _spatial(size, a.ndim - 2, int, "sizes"))
+    ds = from_array(_logical(out, last))
+    from dnnl.resampling import resampling_backward
+    pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
+    resampling_backward(pd).execute(stream(_ENGINE), {_ARG_DIFF_DST: dd, _ARG_DIFF_SRC: ds})
+    return out
