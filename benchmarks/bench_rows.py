@@ -50,11 +50,15 @@ def isa_in_use(dnnl):
     """The ISA our kernels run at, as the library reports it."""
     get = getattr(dnnl, "get_effective_cpu_isa", None)
     if get is None:
-        return "build's -march (no runtime dispatch in this version)"
-    isa = get()
-    level = getattr(getattr(dnnl, "_isa", None), "kernel_level", None)
-    level = level() if callable(level) else level
-    return "%s%s" % (getattr(isa, "name", isa), " (kernels %s)" % level if level else "")
+        return "the build's -march (this version has no runtime dispatch)"
+    text = getattr(get(), "name", "?")
+    isa = getattr(dnnl, "_isa", None)
+    if isa is not None and hasattr(isa, "kernel_levels"):
+        levels = isa.kernel_levels()
+        text += "; kernel build: %s" % (levels[0] or "baseline x86-64") if levels else ""
+    if isa is not None and hasattr(isa, "isa_info"):
+        text += " (%s)" % isa.isa_info()
+    return text
 
 
 def time_ms(fns, repeat, inner=1, stat=min):
@@ -365,7 +369,7 @@ def main():
     print("CPU: %s (%s); %d cores" % (model, ext, os.cpu_count()))
     print("ISA in use: %s%s" % (isa_in_use(dnnl), "; ONEDNN_MAX_CPU_ISA=%s" % args.max_isa
                                  if args.max_isa else ""))
-    print("dnnl for Python %s; %s; %d threads; %s of %d, round-robin"
+    print("dnnl for Python %s; %s; threads: %d; %s of %d, round-robin"
           % (dnnl.__version__, P.versions(), threads, "median" if args.median else "best",
              args.repeat))
     print()
