@@ -22,6 +22,7 @@ from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
 from dnnl.engine import engine, stream
+from dnnl.draw import draw_layout
 from dnnl.memory import memory
 from dnnl.reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward

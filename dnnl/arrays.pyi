@@ -1,0 +1,33 @@
+from typing import Any, Literal, Sequence, Union
+
+import numpy.typing as npt
+from typing_extensions import Buffer
+
+from dnnl._desc import _DataTypeLike, _TagLike
+from dnnl.engine import engine
+from dnnl.memory import _SupportsDLPack, memory
+
+__all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
+           "resample_backward", "plain_tag", "default_engine"]
+
+# numpy arrays, buffer-protocol objects, DLPack producers (torch, JAX...) and
+# dnnl memories.
+_ArrayIn = Union[npt.ArrayLike, Buffer, _SupportsDLPack, memory]
+_Mode = Literal["linear", "nearest"]
+_Size = Union[int, Sequence[int], None]
+_FactorsIn = Union[float, Sequence[float], None]
+
+def default_engine() -> engine: ...
+def plain_tag(shape: Sequence[int], strides: Sequence[int]) -> str | None: ...
+def from_array(x: npt.ArrayLike | _SupportsDLPack | Buffer, tag: _TagLike | None = ...) -> memory: ...
+def convert(x: _ArrayIn, tag: _TagLike, dtype: _DataTypeLike | None = ..., *,
+            scales: npt.ArrayLike | None = ..., zero_points: npt.ArrayLike | None = ...,
+            axis: int | None = ...) -> memory: ...
+def quantize(x: _ArrayIn, scale: npt.ArrayLike, zero_point: npt.ArrayLike | None = ..., *,
+             axis: int | None = ..., dtype: _DataTypeLike = ...) -> npt.NDArray[Any]: ...
+def dequantize(q: _ArrayIn, scale: npt.ArrayLike, zero_point: npt.ArrayLike | None = ..., *,
+               axis: int | None = ..., dtype: _DataTypeLike = ...) -> npt.NDArray[Any]: ...
+def resample(x: _ArrayIn, size: _Size = ..., *, factors: _FactorsIn = ...,
+             mode: _Mode = ..., layout: str = ...) -> npt.NDArray[Any]: ...
+def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int], *, mode: _Mode = ...,
+                      layout: str = ...) -> npt.NDArray[Any]: ...

@@ -1,0 +1,88 @@
+"""The type stubs: complete, in step with the runtime, and good enough for
+``mypy --strict`` on a user script (examples/typed_usage.py) and on the
+examples of every page of docs/ (each page's doctests as one script)."""
+import ast
+import doctest
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _stub_names(path):
+    tree = ast.parse(open(path).read())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets)
+    return names
+
+
+def test_every_public_name_has_a_stub():
+    # a fresh interpreter: other tests import submodules (dnnl.testing...)
+    out = subprocess.run([sys.executable, "-c", "import dnnl; print(dnnl.__file__, *vars(dnnl))"],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
+    # the stubs beside the dnnl that imports (source tree or installed package)
+    stubbed = _stub_names(os.path.join(os.path.dirname(out[0]), "__init__.pyi"))
+    public = {n for n in out[1:] if not n.startswith("_")}
+    assert public - stubbed == set()
+
+
+TOOLS = os.path.join(ROOT, "tools")
+needs_tools = pytest.mark.skipif(not os.path.isdir(TOOLS),
+                                 reason="needs the source tree's tools/ (CI copies it)")
+
+
+@needs_tools
+def test_generated_stubs_are_current():
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_stubs.py"),
+                        "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def _path(first, var):
+    return os.pathsep.join([first] + [p for p in [os.environ.get(var)] if p])
+
+
+def _mypy(args, tmp_path):
+    pytest.importorskip("mypy")
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")] + args
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+
+
+@needs_tools
+def test_stubs_match_runtime(tmp_path):
+    pytest.importorskip("mypy")
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "dnnl", "--concise",
+                        "--mypy-config-file", os.devnull,
+                        "--allowlist", os.path.join(ROOT, "tools", "stubtest_allowlist.txt")],
+                       capture_output=True, text=True, cwd=str(tmp_path),  # its cache
+                       env=dict(os.environ, MYPYPATH=_path(ROOT, "MYPYPATH"),
+                                PYTHONPATH=_path(ROOT, "PYTHONPATH")))
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_strict_on_user_script_and_pages(tmp_path):
+    scripts = [os.path.join(ROOT, "examples", "typed_usage.py")]
+    parser = doctest.DocTestParser()
+    for page in sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)):
+        source = "".join(e.source for e in parser.get_examples(open(page).read()))
+        # errors.md calls the API with wrong types on purpose (what it raises)
+        if not source or page.endswith("errors.md"):
+            continue
+        name = os.path.relpath(page, os.path.join(ROOT, "docs"))[:-3]
+        path = tmp_path / ("page_%s.py" % name.replace(os.sep, "_"))
+        path.write_text(source)
+        scripts.append(str(path))
+    r = _mypy(["--strict"] + scripts, tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
