@@ -193,6 +193,7 @@ class reorder(primitive):
                              or dst_md.has_runtime_dims_or_strides())
             self._plans = {}    # built at first use: creation costs no per-index work
             self._plan0 = None  # the plan of the declared mds, once built
+            self._pad_esize = _pad_esize(dst_md)   # runtime dsts share its data type
             # runtime dims: any memory binds; _execute checks it fits
             decl = [exec_arg(ARG_FROM, None if self._runtime else src_md, INPUT,
                              "DNNL_ARG_FROM"),
@@ -232,7 +233,7 @@ class reorder(primitive):
                 if plan is None:
                     plan = self._plan0 = self.plan_for(self._src_md, self._dst_md)
             if not self._convert:
-                plan.run(src._address, dst._address, pad_esize=_pad_esize(dmd))
+                plan.run(src._address, dst._address, 0, 0, 0, 0, 0.0, self._pad_esize)
                 return plan
             dims = smd.dims
             keep, m = [], 2
@@ -244,7 +245,7 @@ class reorder(primitive):
                     m += 1
             addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
             plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
-                     self._beta, _pad_esize(dmd))
+                     self._beta, self._pad_esize)
             return plan
 
         def exec_impl_str(self, mds=None):

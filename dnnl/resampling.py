@@ -214,7 +214,8 @@ class _resampling_pd(primitive_desc):
         return self._prop
 
     def exec_impl_str(self, mds=None):
-        """``cython:rows``, ``cython:channels`` or ``cython:channels+copy``."""
+        """``cython:rows``, ``cython:channels``, ``cython:rows+copy`` or
+        ``cython:channels+copy``."""
         return self._impl if self._plan is None else "cython:" + self._plan.path
 
     def any_mds(self):

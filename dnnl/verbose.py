@@ -30,8 +30,8 @@ template. The implementation field names what actually ran:
   (element-wise arithmetic through f32: types, scales, zero points, sum) --
   all three compute what oneDNN's ``simple:any`` computes;
 * resampling: ``cython:rows`` (width rows, nchw-like), ``cython:channels``
-  (channel runs, nhwc and blocked), ``cython:channels+copy`` (nearest rows
-  that repeat a source row, copied whole); ``impl_info_str()`` keeps
+  (channel runs, nhwc and blocked), ``cython:channels+copy`` / ``cython:rows+copy``
+  (nearest rows that repeat a source row, copied whole); ``impl_info_str()`` keeps
   answering ``ref:any``.
 
 Lines go to ``sys.stdout`` like oneDNN's ``printf``. When the logger

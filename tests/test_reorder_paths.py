@@ -79,3 +79,32 @@ def test_random_problems_fast_equals_generic(data, seed):
     fast, generic = run(p, False), run(p, True)
     assert fast[0] == generic[0]
     assert fast[1] == generic[1]
+
+
+@pytest.mark.parametrize("dt, lo, hi, np_dt", [("u8", 0, 255, np.uint8),
+                                               ("s8", -128, 127, np.int8)])
+@pytest.mark.parametrize("scale", [None, 1.0, 0.5, 3.0])
+def test_int8_quantization_edges(dt, lo, hi, np_dt, scale):
+    """The one-pass f32 -> s8/u8 loops (bounds split between f32 and int32)
+    on the values where that split could go wrong: NaN, infinities, values
+    beyond int32, halves at and beyond the bounds. Reference: saturate, round
+    half to even, NaN -> 0, on the f32 quotient."""
+    v = np.array([np.nan, np.inf, -np.inf, 1e30, -1e30, 2.0 ** 31, -2.0 ** 31, 3e9, -3e9,
+                  255.5, 254.5, 256, 255.49, -0.5, -0.4, 0.5, 1.5, 2.5, -127.5, -128.5,
+                  -129, 127.5, 126.5, 128, -1.5, 4194304.5, 8388609, -8388609, -0.0, 1e-40],
+                 dtype=np.float32)
+    x = np.tile(v, 70)   # long enough for the vector loops and their tails
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    src = dnnl.memory(dnnl.memory.desc([x.size], "f32", "a"), eng, x)
+    dst = dnnl.memory(dnnl.memory.desc([x.size], dt, "a"), eng)
+    attr = dnnl.primitive_attr()
+    args = {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst}
+    q = x.astype(np.float64)
+    if scale is not None:
+        attr.set_scales_mask(dnnl.DNNL_ARG_TO, 0)
+        args[dnnl.DNNL_ARG_ATTR_SCALES | dnnl.DNNL_ARG_TO] = dnnl.memory(
+            dnnl.memory.desc([1], "f32", "a"), eng, np.array([scale], np.float32))
+        q = (x / np.float32(scale)).astype(np.float64)
+    dnnl.reorder(src, dst, attr).execute(dnnl.stream(eng), args)
+    want = np.where(np.isnan(q), 0, np.rint(np.clip(q, lo, hi))).astype(np_dt)
+    np.testing.assert_array_equal(dst.to_numpy(), want)

@@ -67,6 +67,7 @@ cdef extern from "resampling_kernels.h":
     void rs_acc3(float* acc, const float* r, float wd, float wh, float ww,
                  int64_t n) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
+    void rs_dup2(float* o, const float* r, int64_t n) noexcept nogil
     void rs_gather1(float* o, const float* r, const int64_t* i0, const int64_t* i1,
                     const float* ww, const float* mw, int64_t n) noexcept nogil
     void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
@@ -120,6 +121,7 @@ cdef struct Fwd:
     int64_t ngroups        # > 0: items are groups of output rows that read the
     const int64_t* grp     # same source rows (nearest); grp[g]..grp[g+1]-1
     int64_t row_bytes      # one dense destination row (n, od, oh)
+    bint wdup2             # nearest, f32 rows: source column ow // 2 (x2 along W)
     PostOps po
 
 
@@ -349,10 +351,26 @@ cdef inline int64_t _row_len(const Fwd* p, bint f32src) noexcept nogil:
 
 cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t rest = item
-    cdef int64_t oh = _axis(&rest, p.OH)
+    cdef int64_t oh = _axis(&rest, p.ngroups if p.ngroups else p.OH)
     cdef int64_t od = _axis(&rest, p.OD)
     cdef int64_t c = _axis(&rest, p.C)
     cdef int64_t n = rest
+    cdef int64_t oh0, row
+    if not p.ngroups:
+        _fwd_w_row(p, n, c, od, oh, scratch)
+        return
+    # Nearest: the rows of group ``oh`` read one source row: build the first,
+    # copy it to the others (each a dense run of OW elements).
+    oh0 = p.grp[oh]
+    _fwd_w_row(p, n, c, od, oh0, scratch)
+    row = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[2][0]
+    for oh in range(oh0 + 1, p.grp[oh + 1]):
+        memcpy(p.dst + (row + p.dS[1][oh]) * 4, p.dst + (row + p.dS[1][oh0]) * 4,
+               <size_t>p.row_bytes)
+
+
+cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
+                     float* scratch) noexcept nogil:
     cdef float* out = scratch
     cdef float* old = scratch + p.L
     cdef float* bufs = scratch + 2 * p.L
@@ -396,7 +414,9 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     direct = p.dW_unit and p.ddt == dnnl_f32 and p.po.n == 0
     o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
     r0 = rows[0]
-    if not p.linear:
+    if not p.linear and p.wdup2:
+        rs_dup2(o, r0, OW // 2)
+    elif not p.linear:
         rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
         rs_gather1(o, r0, i0, i1, ww, mw, OW)
@@ -805,10 +825,17 @@ cdef class FwdPlan(_Tables):
             for j in range(5):
                 p.po.tab[e * 5 + j] = (self.i64(ent.tabs[j]) if ent.kind == dnnl_binary
                                        else NULL)
+        p.wdup2 = (p.inner and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
+                   and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
         p.ngroups = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
             self._row_groups(d, d.runs)
-        if p.ngroups:
+        elif (p.inner and not p.linear and p.po.n == 0 and p.dW_unit and p.k <= 2
+              and d.sdt == dnnl_f32 and d.ddt == dnnl_f32):
+            self._groups(d, p.OW * 4)
+        if p.ngroups and p.inner:
+            self.nitems = p.N * p.C * p.OD * p.ngroups
+        elif p.ngroups:
             self.nitems = p.N * p.OD * p.ngroups
         elif p.inner == 0:
             self.nitems = p.N * p.OD * p.OH
@@ -822,10 +849,9 @@ cdef class FwdPlan(_Tables):
     @property
     def path(self):
         """What runs: "channels" (channel runs: nhwc, blocked), "rows" (width
-        rows: nchw), "channels+copy" (repeated rows copied whole)."""
-        if self.p.ngroups:
-            return "channels+copy"
-        return "channels" if self.p.inner == 0 else "rows"
+        rows: nchw), "channels+copy" / "rows+copy" (repeated rows copied whole)."""
+        return (("rows" if self.p.inner else "channels")
+                + ("+copy" if self.p.ngroups else ""))
 
     @property
     def row_groups(self):
@@ -844,6 +870,11 @@ cdef class FwdPlan(_Tables):
                 and p.k <= 2 and C == p.C and dS2[0] == 0 and dC[0] == 0
                 and np.array_equal(dS2, np.arange(p.OW) * C)):
             return
+        self._groups(d, p.OW * C * 4)
+
+    def _groups(self, d, row_bytes):
+        """Runs of output rows oh that read the same source row (nearest)."""
+        cdef Fwd* p = &self.p
         src_rows = np.asarray(d.s0[1], dtype=np.int64)
         starts = [0] + [oh for oh in range(1, p.OH) if src_rows[oh] != src_rows[oh - 1]]
         if len(starts) == p.OH:
@@ -852,7 +883,7 @@ cdef class FwdPlan(_Tables):
         self.keep.append(grp)
         p.grp = _p64(grp)
         p.ngroups = len(starts)
-        p.row_bytes = p.OW * C * 4
+        p.row_bytes = row_bytes
 
     def run(self, size_t src, size_t dst, list src1=None):
         cdef Fwd q = self.p

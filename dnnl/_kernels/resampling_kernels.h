@@ -84,6 +84,11 @@ RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
 }
+/* Nearest x2 along a unit-stride W: each source element twice, by shuffles
+   instead of a gather. */
+RS_TC static void rs_dup2(float* __restrict o, const float* __restrict r, int64_t n) {
+    for (int64_t i = 0; i < n; i++) { o[2 * i] = r[i]; o[2 * i + 1] = r[i]; }
+}
 RS_TC static void rs_gather1(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, const int64_t* __restrict i1,
                              const float* __restrict ww, const float* __restrict mw,
