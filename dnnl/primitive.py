@@ -68,6 +68,7 @@ class primitive_desc:
     _impl = "ref:any"
     _empty = False
     _decl = ()
+    _unprepared = False     # True until _prepare() has built the kernel plan
 
     def _create(self, allow_empty, init, *args):
         """Run ``init(*args)``. With ``allow_empty`` a refusal (``dnnl.error``)
@@ -101,6 +102,12 @@ class primitive_desc:
             args.append(exec_arg(ARG_SCRATCHPAD, self.scratchpad_desc(), OUTPUT,
                                  "DNNL_ARG_SCRATCHPAD"))
         self._decl = tuple(args)
+
+    def _prepare(self):
+        """Build what the kernel needs before it runs (its plan), as oneDNN
+        generates its code when the primitive is created; ``_execute``
+        still builds it lazily for a descriptor that never made a primitive."""
+        self._unprepared = False
 
     # -- the seam: subclasses implement these two ---------------------------------
     def _execute(self, mems):
@@ -238,6 +245,8 @@ class primitive:
         if pd._empty:
             raise invalid("cannot create a primitive from an empty primitive descriptor")
         self._pd = pd
+        if pd._unprepared:      # a cache hit finds the plan built (shared state)
+            pd._prepare()
         hit = _cache.claim(pd)
         if _verbose.create_on:
             t0 = pd.__dict__.pop("_vt0", None)

@@ -191,8 +191,9 @@ class reorder(primitive):
                              or any(q is not None for q in self._quant))
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
-            self._plans = {}    # built at first use: creation costs no per-index work
+            self._plans = {}    # built by the primitive: the descriptor costs no per-index work
             self._plan0 = None  # the plan of the declared mds, once built
+            self._unprepared = not self._runtime and not _empty(src_md)
             self._pad_esize = _pad_esize(dst_md)   # runtime dsts share its data type
             # runtime dims: any memory binds; _execute checks it fits
             decl = [exec_arg(ARG_FROM, None if self._runtime else src_md, INPUT,
@@ -206,6 +207,11 @@ class reorder(primitive):
 
         def _plan(self, src_md, dst_md):
             return build_plan(src_md, dst_md, self._quant, self._convert, GENERIC_PLANS)
+
+        def _prepare(self):
+            if self._plan0 is None:
+                self._plan0 = self.plan_for(self._src_md, self._dst_md)
+            self._unprepared = False
 
         def plan_for(self, src_md, dst_md):
             key = (src_md, dst_md)

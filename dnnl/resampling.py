@@ -203,12 +203,17 @@ class _resampling_pd(primitive_desc):
 
     @property
     def _plan(self):
-        """The kernel plan (None for an empty problem), built at first use:
-        its tables grow with the output, so creation does not build them."""
+        """The kernel plan (None for an empty problem), built when the
+        primitive is created (or at first use): its tables grow with the
+        output, so the descriptor's creation does not build them."""
         plan = self.__dict__.get("_plan_built", False)
         if plan is False:
             plan = self._plan_built = None if self._noop else self._build_plan()
         return plan
+
+    def _prepare(self):
+        self._plan      # noqa: B018 (builds it)
+        self._unprepared = False
 
     def get_prop_kind(self):
         return self._prop
@@ -336,6 +341,7 @@ class resampling_forward(primitive):
                             if isinstance(e, binary_entry)]
             self._num_inputs = 1 + len(self._binary)
             self._noop = src_md.nelems == 0 or dst_md.nelems == 0
+            self._unprepared = not self._noop
             self._declare([exec_arg(ARG_SRC, src_md, INPUT, "DNNL_ARG_SRC"),
                            exec_arg(ARG_DST, dst_md, OUTPUT, "DNNL_ARG_DST")]
                           + [exec_arg(post_op_src1_arg(i), md, INPUT,
@@ -448,6 +454,7 @@ class resampling_backward(primitive):
             self._factors = _stored_factors(ds_md.dims, dd_md.dims)
             self._num_inputs = 1
             self._noop = ds_md.nelems == 0
+            self._unprepared = not self._noop
             self._declare([exec_arg(ARG_DIFF_DST, dd_md, INPUT, "DNNL_ARG_DIFF_DST"),
                            exec_arg(ARG_DIFF_SRC, ds_md, OUTPUT, "DNNL_ARG_DIFF_SRC")])
 
