@@ -3,17 +3,15 @@
 Run from the repository root:  python benchmarks/bench_cache.py
 
 What oneDNN's cache saves is the work a primitive needs once before it runs
-(its JIT compilation). Here that work is the kernel plan, built at the first
-execution (creation itself only validates). So each problem is timed two
-ways, best over BENCH_REPEATS rounds:
+(its JIT compilation, at primitive creation). Here that work is the kernel
+plan, built when the primitive is created (the primitive descriptor only
+validates). Each problem times, best over BENCH_REPEATS rounds:
 
-* ``create``: primitive descriptor + primitive, from an empty cache (first)
-  and again (second, a cache hit);
-* ``create+plan``: the same plus building the plan the first execution
-  needs (``plan_for`` / ``_plan``, without running the kernel): first from an
-  empty cache, second a hit whose plan is the cached one.
+* ``first``: primitive descriptor + primitive (plan included), from an
+  empty cache;
+* ``second``: the same again, a cache hit.
 
-The last column is the verbose word of the second creation.
+The last columns are their ratio and the verbose word of the second creation.
 """
 import os
 import sys
@@ -46,7 +44,7 @@ def reorder(dims, sdt, stag, ddt, dtag, scales=False):
 
     def make():
         return dnnl.reorder(dnnl.reorder.primitive_desc(ENG, src, ENG, dst, attr))
-    return make, lambda p: p.get_primitive_desc().plan_for(src, dst)
+    return make
 
 
 def resampling(dims, tag, alg, factors):
@@ -55,7 +53,7 @@ def resampling(dims, tag, alg, factors):
     def make():
         return resampling_forward(resampling_forward.primitive_desc(
             ENG, P, alg, factors, src))
-    return make, lambda p: p.get_primitive_desc()._plan
+    return make
 
 
 def resampling_bwd(dims, tag, alg, factors):
@@ -67,7 +65,7 @@ def resampling_bwd(dims, tag, alg, factors):
                                                  src, dst)
         return resampling_backward(resampling_backward.primitive_desc(
             ENG, alg, src, dst, hint))
-    return make, lambda p: p.get_primitive_desc()._plan
+    return make
 
 
 PROBLEMS = [
@@ -101,32 +99,30 @@ def verbose_word(make):
     return [x.split(",")[3] for x in got if ",primitive,create:" in x][-1]
 
 
-def measure(make, plan):
-    """Best first and second times (us) of ``make`` and of ``plan(make())``."""
-    best = [float("inf")] * 4
+def measure(make):
+    """Best first and second creation times (us) of ``make``."""
+    first = second = float("inf")
     for _ in range(REPEATS):
-        for i, fn in enumerate((make, lambda: plan(make()))):
-            _cache.clear()
-            t0 = time.perf_counter()
-            fn()
-            best[2 * i] = min(best[2 * i], time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            for _ in range(INNER):
-                fn()
-            best[2 * i + 1] = min(best[2 * i + 1], (time.perf_counter() - t0) / INNER)
-    return [t * 1e6 for t in best]
+        _cache.clear()
+        t0 = time.perf_counter()
+        make()
+        first = min(first, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for _ in range(INNER):
+            make()
+        second = min(second, (time.perf_counter() - t0) / INNER)
+    return first * 1e6, second * 1e6
 
 
 def main():
     if dnnl.get_primitive_cache_capacity() <= 0:
         dnnl.set_primitive_cache_capacity(1024)
-    print("%-42s %21s %27s  %s" % ("", "create (us)", "create+plan (us)", ""))
-    print("%-42s %8s %8s %4s %9s %8s %7s  %s" % ("problem", "first", "second", "x",
-                                                 "first", "second", "x", "verbose"))
-    for name, (make, plan) in PROBLEMS:
-        c1, c2, p1, p2 = measure(make, plan)
-        print("%-42s %8.1f %8.2f %3.0fx %9.1f %8.2f %6.0fx  %s"
-              % (name, c1, c2, c1 / c2, p1, p2, p1 / p2, verbose_word(make)))
+    print("%-42s %9s %9s %6s  %s" % ("pd + primitive creation (us)", "first", "second",
+                                     "x", "verbose"))
+    for name, make in PROBLEMS:
+        first, second = measure(make)
+        print("%-42s %9.1f %9.2f %5.0fx  %s"
+              % (name, first, second, first / second, verbose_word(make)))
 
 
 if __name__ == "__main__":

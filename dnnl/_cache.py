@@ -3,12 +3,12 @@
 oneDNN keeps created primitives in a global LRU keyed by everything that
 defines them -- the operation descriptor, the attributes, the engine and the
 implementation (``src/common/primitive_cache.cpp``) -- so that creating an
-identical primitive again skips its JIT compilation. Here the expensive part
-of a creation is building the kernel plans, which happens when the primitive
-descriptor is created; so the lookup is made there, from the descriptor's
-creation arguments, and a hit copies the cached descriptor's state (plans
-included, shared read-only: every kernel copies its parameters before it
-runs) instead of validating and planning again.
+identical primitive again skips its JIT compilation. Here that work is
+building the kernel plan, done when the primitive is created (the primitive
+descriptor only validates). The lookup is made when the descriptor is
+created, from its creation arguments: a hit skips the validation and shares
+the cached descriptor's state, the plan included (read-only: every kernel
+copies its parameters before it runs), so the primitive has nothing to build.
 
 Capacity: ``ONEDNN_PRIMITIVE_CACHE_CAPACITY`` (``DNNL_PRIMITIVE_CACHE_CAPACITY``
 when unset) read at import, default 1024; 0 (or a negative value) disables
@@ -30,7 +30,8 @@ import time
 from dnnl import verbose as _verbose
 from dnnl._desc import desc
 from dnnl._error import invalid
-from dnnl.attr import get_default_fpmath_mode, primitive_attr
+from dnnl import attr as _attr
+from dnnl.attr import primitive_attr
 from dnnl.engine import engine
 from dnnl.memory import memory
 
@@ -42,8 +43,10 @@ _stats = {"hits": 0, "misses": 0}
 
 # Module-level switches that change which kernel a descriptor builds: part of
 # the "implementation" in the key (tests flip them to compare kernels).
-_IMPL_SWITCHES = {"dnnl.reorder": ("GENERIC_PLANS", "PARALLEL_MIN_ELEMS"),
-                  "dnnl.resampling": ("PARALLEL_MIN",)}
+# {primitive module: ((module, name), ...)}; a module not loaded yet reads None.
+_IMPL_SWITCHES = {"dnnl.reorder": (("dnnl.reorder", "GENERIC_PLANS"),
+                                   ("dnnl._kernels.reorder_plan", "PARALLEL_MIN_ELEMS")),
+                  "dnnl.resampling": (("dnnl._kernels.resampling_plan", "PARALLEL_MIN"),)}
 # Per-creation fields that are never shared through the cache.
 _PRIVATE = ("_vt0", "_cache_key", "_cache_entry", "_cache_hit")
 
@@ -150,10 +153,12 @@ def _attr_token(a):
     """Attributes in a key: a snapshot of every field (post-op kinds
     included), or, when a field is not hashable, an :class:`_AttrToken`."""
     ops = a._post_ops._entries
-    tok = ("attr", a._scratchpad, a._fpmath, a._apply_to_int, a._acc, a._deterministic,
-           _items(a._scales), _items(a._zero_points), _items(a._reductions),
-           _items(a._rounding), tuple([(type(e), tuple(e)) for e in ops]) if ops else (),
+    tok = (a._scratchpad, a._fpmath, a._apply_to_int, a._acc, a._deterministic,
            a._rnn_data, a._rnn_weights, a._rnn_weights_proj, a._dropout)
+    s, z, r, m = a._scales, a._zero_points, a._reductions, a._rounding
+    if s or z or r or m or ops:     # default attributes (the usual case) skip these
+        tok += (_items(s), _items(z), _items(r), _items(m),
+                tuple([(type(e), tuple(e)) for e in ops]))
     try:
         hash(tok)
     except TypeError:
@@ -211,31 +216,48 @@ def _token(x, engines):
     raise _Uncacheable()
 
 
-def _key(pd, args, engines):
-    cls = type(pd)
-    names = _IMPL_SWITCHES.get(cls.__module__)
-    impl = None
-    if names:
-        mod = sys.modules.get(cls.__module__)
-        impl = tuple([getattr(mod, n, None) for n in names])
-    toks = []
+_switches = {}  # class -> ((module object, name), ...), once the modules are loaded
+
+
+def _switch_spec(cls):
+    pairs = [(sys.modules.get(m), n) for m, n in _IMPL_SWITCHES.get(cls.__module__, ())]
+    if all(m is not None for m, _ in pairs):
+        _switches[cls] = tuple(pairs)
+    return pairs
+
+
+def _key(cls, args, engines):
+    """The key of creating a ``cls`` from ``args``: one flat tuple (a hit's
+    cost is mostly here, so the common cases are inlined). Its head: the
+    class, the default fpmath mode (default attributes take it at creation)
+    and the values of the class's implementation switches."""
+    toks = [cls, _attr.get_default_fpmath_mode()]
+    spec = _switches.get(cls)
+    for m, n in spec if spec is not None else _switch_spec(cls):
+        toks.append(getattr(m, n, None))
+    add = toks.append
     for a in args:
         t = type(a)
-        if t in _PLAIN:
-            toks.append(a)
+        if t is desc:
+            add(a)
+        elif t is engine:
+            engines.append(a)
+            add(("engine", a._kind, a._index))
+        elif t is primitive_attr:
+            add(_attr_token(a))
+        elif t in _PLAIN:
+            add(a)
         elif t is memory:           # (src_mem, dst_mem) keys as (eng, md, eng, md)
-            toks += [_token(a._engine, engines), a._md]
+            add(_token(a._engine, engines))
+            add(a._md)
         else:
-            toks.append(_token(a, engines))
-    # default attributes take the default fpmath mode at creation
-    return (cls, impl, get_default_fpmath_mode(), tuple(toks))
+            add(_token(a, engines))
+    return tuple(toks)
 
 
 def _frozen(key):
     """The key as stored: attributes copied, so later edits do not reach it."""
-    cls, impl, fpmath, toks = key
-    return (cls, impl, fpmath, tuple(t.frozen() if isinstance(t, _AttrToken) else t
-                                     for t in toks))
+    return tuple([t.frozen() if type(t) is _AttrToken else t for t in key])
 
 
 # ------------------------------------------------------------------ hooks
@@ -244,37 +266,37 @@ def create(pd, init, args):
 
     The hook of :meth:`dnnl.primitive.primitive_desc._create`. Descriptors
     served by one entry share one attribute dict (as oneDNN's primitives
-    share one implementation), so a kernel plan that any of them builds at
-    its first execution serves them all.
+    share one implementation), so the kernel plan that the first primitive
+    made from any of them builds serves them all.
     """
     key = None
     engines = []
     if _capacity > 0:
         try:
-            key = _key(pd, args, engines)
+            key = _key(type(pd), args, engines)
         except Exception:           # _Uncacheable, or an argument init refuses
             key, engines = None, []
-    if key is not None:
-        with _lock:
-            entry = _entries.get(key)
+        else:
+            with _lock:
+                entry = _entries.get(key)
+                if entry is not None:
+                    _entries.move_to_end(entry[0])
+                    _stats["hits"] += 1
+                else:
+                    _stats["misses"] += 1
             if entry is not None:
-                _entries.move_to_end(entry[0])
-                _stats["hits"] += 1
-            else:
-                _stats["misses"] += 1
-        if entry is not None:
-            stored, shared, cached_engines, _ = entry
-            if cached_engines == tuple(engines):
-                pd.__dict__ = shared
-            else:   # an equal engine object of the caller's: a copy that uses it
-                swap = {id(old): new for old, new in zip(cached_engines, engines)}
-                pd.__dict__.update({k: swap.get(id(v), v) for k, v in shared.items()
-                                    if k not in _PRIVATE})
-                pd._cache_key, pd._cache_entry = stored, entry
-            pd._cache_hit = True
-            if _verbose.create_on:
-                pd._vt0 = time.perf_counter()
-            return
+                if entry[2] == tuple(engines):
+                    pd.__dict__ = shared = entry[1]
+                else:   # an equal engine object of the caller's: a copy that uses it
+                    swap = {id(old): new for old, new in zip(entry[2], engines)}
+                    shared = pd.__dict__
+                    shared.update({k: swap.get(id(v), v) for k, v in entry[1].items()
+                                   if k not in _PRIVATE})
+                    shared["_cache_key"], shared["_cache_entry"] = entry[0], entry
+                shared["_cache_hit"] = True
+                if _verbose.create_on:
+                    shared["_vt0"] = time.perf_counter()
+                return
     if _verbose.create_on:
         pd._vt0 = time.perf_counter()
     init(*args)
