@@ -201,8 +201,10 @@ def _token(x, engines):
     if isinstance(x, primitive_attr):
         return _attr_token(x)
     if isinstance(x, (list, tuple)):
-        return tuple(_token(v, []) for v in x)
-    if isinstance(x, (int, float, desc)):     # enums and other subclasses
+        return tuple([v if type(v) in _PLAIN else _token(v, []) for v in x])
+    if isinstance(x, int):      # enums: their value (equal to it, hashed in C)
+        return int(x)
+    if isinstance(x, (float, desc)):
         return x
     key = getattr(x, "__dict__", {}).get("_cache_key", _Uncacheable)
     if key is not _Uncacheable:      # a primitive descriptor (a hint)
@@ -247,6 +249,8 @@ def _key(cls, args, engines):
             add(_attr_token(a))
         elif t in _PLAIN:
             add(a)
+        elif isinstance(a, int):    # enums: their value (equal to it, hashed in C)
+            add(int(a))
         elif t is memory:           # (src_mem, dst_mem) keys as (eng, md, eng, md)
             add(_token(a._engine, engines))
             add(a._md)
