@@ -278,3 +278,28 @@ def test_environment(env, expected):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(clean, **env),
                          capture_output=True, text=True, check=True).stdout.split()
     assert out == [str(expected), "1" if expected > 0 else "0"]
+
+
+def test_the_primitive_builds_the_plan_and_a_hit_shares_it():
+    # as oneDNN generates code at primitive creation (dnnl_primitive_create),
+    # not at primitive descriptor creation
+    pd = _reorder_pd()
+    assert pd._plan0 is None
+    dnnl.reorder(pd)
+    plan = pd._plan0
+    assert plan is not None
+    assert _reorder_pd()._plan0 is plan          # the hit's descriptor has it
+    src = _md()
+    rpd = resampling_forward.primitive_desc(
+        ENG, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_nearest,
+        [2.0, 2.0], src)
+    assert "_plan_built" not in rpd.__dict__
+    resampling_forward(rpd)
+    assert rpd.__dict__["_plan_built"] is not None
+
+
+def test_runtime_dims_reorder_builds_plans_at_execution():
+    rt = dnnl.memory.desc([dnnl.DNNL_RUNTIME_DIM_VAL, 3], "f32", "ab")
+    pd = dnnl.reorder.primitive_desc(ENG, rt, ENG, rt)
+    dnnl.reorder(pd)
+    assert pd._plan0 is None and not pd._plans
