@@ -17,9 +17,11 @@ import dnnl
 from dnnl import verbose
 from dnnl.resampling import post_op_src1_arg, resampling_forward
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PKG = os.path.join(ROOT, "dnnl")
-GENERATED = {"dnnl/_constants.pyx", "dnnl/_kernels/dnnl_types.pxd"}
+# the package under test: the source tree, or the installed wheel
+PKG = os.path.dirname(os.path.abspath(dnnl.__file__))
+ROOT = os.path.dirname(PKG)
+GENERATED = {"dnnl/_constants.pyx", "dnnl/_kernels/dnnl_types.pxd",
+             "dnnl/_kernels/reorder.pyx", "dnnl/_kernels/cvt.pxd"}
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 STRM = dnnl.stream(ENG)
 A = dnnl.algorithm
