@@ -208,6 +208,38 @@ def _value_category(p, got_o, got_u):
     return None
 
 
+def compare_problem(o, p, label, failures):
+    """Run problem ``p`` on real oneDNN (``simple:any``) and on us; count it
+    under ``label`` (byte-identical, same error status, or a documented
+    deviation) or append it to ``failures``. Returns the dst descriptor of a
+    byte-identical problem, else None."""
+    st_o, out_o, _ = o.reorder(**p)
+    st_u, out_u = T.run_ours(**p)
+    dmd = T.make_md(p["dst_spec"])
+    if st_u == 0:   # ours always equals the numpy reference
+        assert T.mismatches(out_u, T.expected_bytes(**p), dmd) == 0, _short(p)
+    if st_o != st_u:
+        cat = _status_category(p, st_o, st_u)
+        if cat is None:
+            failures.append(("status", st_o, st_u, _short(p)))
+        else:
+            record(label + " deviation: " + cat)
+        return None
+    if st_o != 0:
+        record(label + " status %d (both)" % st_o)
+        return None
+    bad = T.mismatches(out_o, out_u, dmd)
+    if bad:
+        cat = _value_category(p, out_o, out_u)
+        if cat is None:
+            failures.append(("bytes", bad, _short(p)))
+        else:
+            record(label + " deviation: " + cat)
+        return None
+    record(label + " problems byte-identical")
+    return dmd
+
+
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_generated_problems_match_oracle(oracle, batch):
     o = _goracle(oracle)
@@ -216,30 +248,7 @@ def test_generated_problems_match_oracle(oracle, batch):
     failures = []
     for i in range(N_PROBLEMS // BATCHES):
         p = T.random_problem(ch, rng, allow_sub=False)
-        st_o, out_o, _ = o.reorder(**p)
-        st_u, out_u = T.run_ours(**p)
-        dmd = T.make_md(p["dst_spec"])
-        if st_u == 0:   # ours always equals the numpy reference
-            assert T.mismatches(out_u, T.expected_bytes(**p), dmd) == 0, p
-        if st_o != st_u:
-            cat = _status_category(p, st_o, st_u)
-            if cat is None:
-                failures.append(("status", st_o, st_u, p))
-            else:
-                record("reorder deviation: " + cat)
-            continue
-        if st_o != 0:
-            record("reorder status %d (both)" % st_o)
-            continue
-        bad = T.mismatches(out_o, out_u, dmd)
-        if bad:
-            cat = _value_category(p, out_o, out_u)
-            if cat is None:
-                failures.append(("bytes", bad, _short(p)))
-            else:
-                record("reorder deviation: " + cat)
-            continue
-        record("reorder problems byte-identical")
+        compare_problem(o, p, "reorder", failures)
     assert not failures, failures[:3]
 
 
