@@ -229,6 +229,16 @@ def ours_resampling(dnnl, fwd, dims, out, tag, x):
     return run
 
 
+def nchw_to_nhwc_peers(P, x, dims, torch):
+    """numpy, PyTorch and real oneDNN doing ours' nchw -> nhwc of ``x``."""
+    peers = {"numpy": lambda: np.ascontiguousarray(x.transpose(0, 2, 3, 1))}
+    if torch:
+        tx = torch.from_numpy(x)
+        peers["torch"] = lambda: tx.contiguous(memory_format=torch.channels_last)
+    peers["oneDNN"] = P.onednn_reorder(dims, "f32", "nchw", "f32", "nhwc")
+    return peers
+
+
 def rows(dnnl, P, names):
     """Yield (row name, bytes, inner calls, ours, {peer: fn}), built lazily."""
     torch, cv2 = P.torch, P.cv2
@@ -238,13 +248,9 @@ def rows(dnnl, P, names):
         dims = [1, 16, 7, 7]
         x = rng.standard_normal(dims, dtype=np.float32)
         x2 = x.reshape(16, 49)
-        peers = {"numpy": lambda: np.ascontiguousarray(x.transpose(0, 2, 3, 1))}
+        peers = nchw_to_nhwc_peers(P, x, dims, torch)
         if cv2:
             peers["cv2.transpose"] = lambda: cv2.transpose(x2)
-        if torch:
-            tx = torch.from_numpy(x)
-            peers["torch"] = lambda: tx.contiguous(memory_format=torch.channels_last)
-        peers["oneDNN"] = P.onednn_reorder(dims, "f32", "nchw", "f32", "nhwc")
         yield ("1x16x7x7 nchw->nhwc, one call", x.nbytes, 2000,
                ours_reorder(dnnl, dims, "nchw", "f32", "nhwc", x), peers)
     x = rng.standard_normal(big, dtype=np.float32) if set(names) - {"small", "dram"} else None
@@ -334,11 +340,7 @@ def rows(dnnl, P, names):
     if "dram" in names:
         dims = [64, 64, 128, 128]   # 256 MiB of f32
         xd = np.random.default_rng(1).random(dims, dtype=np.float32)
-        peers = {"numpy": lambda: np.ascontiguousarray(xd.transpose(0, 2, 3, 1))}
-        if torch:
-            td = torch.from_numpy(xd)
-            peers["torch"] = lambda: td.contiguous(memory_format=torch.channels_last)
-        peers["oneDNN"] = P.onednn_reorder(dims, "f32", "nchw", "f32", "nhwc")
+        peers = nchw_to_nhwc_peers(P, xd, dims, torch)
         yield ("nchw->nhwc 256 MiB (DRAM-bound)", xd.nbytes, 1,
                ours_reorder(dnnl, dims, "nchw", "f32", "nhwc", xd), peers)
 
