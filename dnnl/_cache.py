@@ -21,6 +21,8 @@ cache, or from a descriptor whose entry is still cached (a second primitive
 from the same descriptor), is a hit.
 """
 import collections
+import importlib
+import itertools
 import os
 import re
 import sys
@@ -38,15 +40,11 @@ from dnnl.memory import memory
 DEFAULT_CAPACITY = 1024
 
 _lock = threading.Lock()
-_entries = collections.OrderedDict()     # key -> [key, state, engines, alive], LRU first
+_entries = {}                       # key -> [key, state, engines, alive, serial]
+_lru = collections.OrderedDict()    # serial -> the same entry, least recently used first
+_serials = itertools.count()        # (a hit touches its entry by this small int)
 _stats = {"hits": 0, "misses": 0}
 
-# Module-level switches that change which kernel a descriptor builds: part of
-# the "implementation" in the key (tests flip them to compare kernels).
-# {primitive module: ((module, name), ...)}; a module not loaded yet reads None.
-_IMPL_SWITCHES = {"dnnl.reorder": (("dnnl.reorder", "GENERIC_PLANS"),
-                                   ("dnnl._kernels.reorder_plan", "PARALLEL_MIN_ELEMS")),
-                  "dnnl.resampling": (("dnnl._kernels.resampling_plan", "PARALLEL_MIN"),)}
 # Per-creation fields that are never shared through the cache.
 _PRIVATE = ("_vt0", "_cache_key", "_cache_entry", "_cache_hit")
 
@@ -117,11 +115,14 @@ def set_primitive_cache_capacity(capacity):
     with _lock:
         _capacity = capacity
         _evict()
+        _front.clear()
 
 
 def _evict():
-    while len(_entries) > max(_capacity, 0):
-        _entries.popitem(last=False)[1][3] = False
+    while len(_lru) > max(_capacity, 0):
+        entry = _lru.popitem(last=False)[1]
+        entry[3] = False
+        del _entries[entry[0]]
 
 
 def clear():
@@ -130,6 +131,8 @@ def clear():
         for entry in _entries.values():
             entry[3] = False
         _entries.clear()
+        _lru.clear()
+        _front.clear()
         _stats.update(hits=0, misses=0)
 
 
@@ -141,8 +144,35 @@ def stats():
 
 
 # ------------------------------------------------------------------ keys
+# A hit's cost is mostly its key: built from the creation arguments, hashed
+# twice (lookup, LRU touch) and compared once. So every piece of a key hashes
+# in C: ints, and, for a descriptor or an attribute, a token -- one object per
+# distinct value, found once and kept on the (immutable) descriptor or on the
+# attribute until its next setter call.
+_tokens = {}            # value -> its token
+_TOKENS_MAX = 1 << 16   # then forget them all: a value's new token only misses
+
+
 class _Uncacheable(Exception):
     """An argument the key cannot represent: create without the cache."""
+
+
+def _intern(value):
+    """The token of ``value`` (hashable): equal values, one token."""
+    tok = _tokens.get(value)
+    if tok is None:
+        if len(_tokens) >= _TOKENS_MAX:
+            _tokens.clear()
+        tok = _tokens.setdefault(value, object())
+    return tok
+
+
+def _md_token(md):
+    tok = md._token
+    if tok is None:
+        tok = _intern(md)
+        object.__setattr__(md, "_token", tok)
+    return tok
 
 
 def _items(d):
@@ -150,8 +180,11 @@ def _items(d):
 
 
 def _attr_token(a):
-    """Attributes in a key: a snapshot of every field (post-op kinds
-    included), or, when a field is not hashable, an :class:`_AttrToken`."""
+    """The token of an attribute's fields (post-op kinds included), or, when
+    a field is not hashable, an :class:`_AttrToken`."""
+    tok = a._key
+    if tok is not None:
+        return tok
     ops = a._post_ops._entries
     tok = (a._scratchpad, a._fpmath, a._apply_to_int, a._acc, a._deterministic,
            a._rnn_data, a._rnn_weights, a._rnn_weights_proj, a._dropout)
@@ -160,9 +193,10 @@ def _attr_token(a):
         tok += (_items(s), _items(z), _items(r), _items(m),
                 tuple([(type(e), tuple(e)) for e in ops]))
     try:
-        hash(tok)
+        tok = _intern(tok)
     except TypeError:
-        return _AttrToken(a)
+        tok = _AttrToken(a)
+    a._key = tok
     return tok
 
 
@@ -186,7 +220,7 @@ class _AttrToken:
         return _AttrToken(self.attr.copy())
 
 
-_PLAIN = frozenset({type(None), bool, int, float, str, desc})
+_PLAIN = frozenset({type(None), bool, int, float, str})
 
 
 def _token(x, engines):
@@ -195,17 +229,21 @@ def _token(x, engines):
     t = type(x)
     if t in _PLAIN:
         return x
+    if t is desc:
+        return _md_token(x)
     if t is engine:
         engines.append(x)
-        return ("engine", x._kind, x._index)
+        return x._key
     if isinstance(x, primitive_attr):
         return _attr_token(x)
     if isinstance(x, (list, tuple)):
         return tuple([v if type(v) in _PLAIN else _token(v, []) for v in x])
-    if isinstance(x, int):      # enums: their value (equal to it, hashed in C)
+    if isinstance(x, int):      # enums: their value (hashed in C, unlike an enum)
         return int(x)
-    if isinstance(x, (float, desc)):
-        return x
+    if isinstance(x, float):
+        return float(x)
+    if isinstance(x, desc):
+        return _md_token(x)
     key = getattr(x, "__dict__", {}).get("_cache_key", _Uncacheable)
     if key is not _Uncacheable:      # a primitive descriptor (a hint)
         if key is None:
@@ -218,42 +256,55 @@ def _token(x, engines):
     raise _Uncacheable()
 
 
-_switches = {}  # class -> ((module object, name), ...), once the modules are loaded
+# Module-level switches that change which kernel a descriptor builds: part of
+# every key, as "the implementation" (tests flip them to compare kernels).
+_SWITCH_MODULES = ("dnnl.reorder", "dnnl._kernels.reorder_plan",
+                   "dnnl._kernels.resampling_plan")
+_reorder = _reorder_plan = _resampling_plan = None   # those modules, at first use
 
 
-def _switch_spec(cls):
-    pairs = [(sys.modules.get(m), n) for m, n in _IMPL_SWITCHES.get(cls.__module__, ())]
-    if all(m is not None for m, _ in pairs):
-        _switches[cls] = tuple(pairs)
-    return pairs
+def _state():
+    """What every key holds besides the arguments: the default fpmath mode
+    (default attributes take it at creation) and the switches' values."""
+    if _reorder is None:
+        _bind_switches()
+    return (id(_attr._default_fpmath), _reorder.GENERIC_PLANS,
+            _reorder_plan.PARALLEL_MIN_ELEMS, _resampling_plan.PARALLEL_MIN)
+
+
+def _bind_switches():
+    global _reorder, _reorder_plan, _resampling_plan
+    _attr.get_default_fpmath_mode()     # read the environment once
+    for name in _SWITCH_MODULES:
+        importlib.import_module(name)
+    _reorder, _reorder_plan, _resampling_plan = [sys.modules[n] for n in _SWITCH_MODULES]
 
 
 def _key(cls, args, engines):
-    """The key of creating a ``cls`` from ``args``: one flat tuple (a hit's
-    cost is mostly here, so the common cases are inlined). Its head: the
-    class, the default fpmath mode (default attributes take it at creation)
-    and the values of the class's implementation switches."""
-    toks = [cls, _attr.get_default_fpmath_mode()]
-    spec = _switches.get(cls)
-    for m, n in spec if spec is not None else _switch_spec(cls):
-        toks.append(getattr(m, n, None))
+    """The key of creating a ``cls`` from ``args``: one flat tuple (the
+    common cases inlined)."""
+    toks = [cls, _state()]
     add = toks.append
     for a in args:
         t = type(a)
         if t is desc:
-            add(a)
+            tok = a._token
+            add(tok if tok is not None else _md_token(a))
         elif t is engine:
             engines.append(a)
-            add(("engine", a._kind, a._index))
+            add(a._key)
         elif t is primitive_attr:
-            add(_attr_token(a))
+            tok = a._key
+            add(tok if tok is not None else _attr_token(a))
         elif t in _PLAIN:
             add(a)
-        elif isinstance(a, int):    # enums: their value (equal to it, hashed in C)
+        elif isinstance(a, int):    # enums: their value (hashed in C, unlike an enum)
             add(int(a))
+        elif t is list or t is tuple:
+            add(tuple([v if type(v) in _PLAIN else _token(v, engines) for v in a]))
         elif t is memory:           # (src_mem, dst_mem) keys as (eng, md, eng, md)
             add(_token(a._engine, engines))
-            add(a._md)
+            add(_md_token(a._md))
         else:
             add(_token(a, engines))
     return tuple(toks)
@@ -265,6 +316,69 @@ def _frozen(key):
 
 
 # ------------------------------------------------------------------ hooks
+# In front of the entries, a map keyed by the arguments' identities: a
+# program that creates a primitive again from the same descriptor and
+# attribute objects (the usual case) finds its entry without building the
+# key. A front entry holds its arguments (so their ids stay theirs) and what
+# identity does not pin: each attribute's token (its setters reset it) and
+# each list's contents. Memories are never held (nor their buffers).
+_front = {}             # (head, id of each argument) -> (entry, args, checks)
+_FRONT_TYPES = frozenset({desc, engine, primitive_attr, list, tuple, type(None), bool,
+                          int, float, str})
+
+
+def _front_checks(args):
+    """What a front entry for ``args`` checks besides identities, or None
+    when ``args`` cannot have a front entry."""
+    checks = []
+    for i, a in enumerate(args):
+        t = type(a)
+        if t is primitive_attr:
+            checks.append((i, a._key))
+        elif t is list:
+            if not _PLAIN.issuperset(map(type, a)):
+                return None
+            checks.append((i, list(a)))
+        elif t is tuple:
+            if not _PLAIN.issuperset(map(type, a)):
+                return None
+        elif t not in _FRONT_TYPES and not isinstance(a, int):
+            return None
+    return tuple(checks)
+
+
+def _serve(pd, entry, engines):
+    """Initialise ``pd`` from a cache entry (counted as a hit)."""
+    with _lock:
+        try:
+            _lru.move_to_end(entry[4])
+        except KeyError:        # evicted meanwhile by another thread: still valid
+            pass
+        _stats["hits"] += 1
+    if entry[2] == engines:
+        pd.__dict__ = shared = entry[1]
+    else:   # an equal engine object of the caller's: a copy that uses it
+        swap = {id(old): new for old, new in zip(entry[2], engines)}
+        shared = pd.__dict__
+        shared.update({k: swap.get(id(v), v) for k, v in entry[1].items()
+                       if k not in _PRIVATE})
+        shared["_cache_key"], shared["_cache_entry"] = entry[0], entry
+    shared["_cache_hit"] = True
+    if _verbose.create_on:
+        shared["_vt0"] = time.perf_counter()
+
+
+def _remember(fkey, entry, args, engines):
+    """Put a front entry for ``args`` (same engines as ``entry``'s only)."""
+    if entry[2] != engines:
+        return
+    checks = _front_checks(args)
+    if checks is not None:
+        if len(_front) >= 2 * _capacity:
+            _front.clear()
+        _front[fkey] = (entry, args, checks)
+
+
 def create(pd, init, args):
     """Initialise ``pd`` by ``init(*args)``, or from the cache.
 
@@ -273,50 +387,61 @@ def create(pd, init, args):
     share one implementation), so the kernel plan that the first primitive
     made from any of them builds serves them all.
     """
-    key = None
+    key = fkey = None
     engines = []
     if _capacity > 0:
+        cls = type(pd)
+        fkey = (cls, _state(), *map(id, args))
+        front = _front.get(fkey)
+        if front is not None:       # _serve, inlined: the very same engines
+            entry = front[0]
+            for i, snap in front[2]:    # an attribute's token, a list's contents
+                a = args[i]
+                if a._key is not snap if type(a) is primitive_attr else a != snap:
+                    break
+            else:
+                _lock.acquire()     # (cheaper than "with"; nothing here raises)
+                alive = entry[3]        # not evicted
+                if alive:
+                    _stats["hits"] += 1
+                    _lru.move_to_end(entry[4])
+                _lock.release()
+                if alive:
+                    pd.__dict__ = shared = entry[1]
+                    shared["_cache_hit"] = True
+                    if _verbose.create_on:
+                        shared["_vt0"] = time.perf_counter()
+                    return
         try:
-            key = _key(type(pd), args, engines)
+            key = _key(cls, args, engines)
         except Exception:           # _Uncacheable, or an argument init refuses
             key, engines = None, []
         else:
-            with _lock:
-                entry = _entries.get(key)
-                if entry is not None:
-                    _entries.move_to_end(entry[0])
-                    _stats["hits"] += 1
-                else:
-                    _stats["misses"] += 1
+            entry = _entries.get(key)
             if entry is not None:
-                if entry[2] == tuple(engines):
-                    pd.__dict__ = shared = entry[1]
-                else:   # an equal engine object of the caller's: a copy that uses it
-                    swap = {id(old): new for old, new in zip(entry[2], engines)}
-                    shared = pd.__dict__
-                    shared.update({k: swap.get(id(v), v) for k, v in entry[1].items()
-                                   if k not in _PRIVATE})
-                    shared["_cache_key"], shared["_cache_entry"] = entry[0], entry
-                shared["_cache_hit"] = True
-                if _verbose.create_on:
-                    shared["_vt0"] = time.perf_counter()
+                _serve(pd, entry, engines)
+                _remember(fkey, entry, args, engines)
                 return
+            with _lock:
+                _stats["misses"] += 1
     if _verbose.create_on:
         pd._vt0 = time.perf_counter()
     init(*args)
     stored = entry = None
     if key is not None:
         stored = _frozen(key)
-        entry = [stored, pd.__dict__, tuple(engines), True]
+        entry = [stored, pd.__dict__, engines, True, next(_serials)]
         with _lock:
             if _capacity > 0:
                 old = _entries.pop(stored, None)
                 if old is not None:
                     old[3] = False
-                _entries[stored] = entry
+                    del _lru[old[4]]
+                _entries[stored] = _lru[entry[4]] = entry
                 _evict()
             else:
                 entry[3] = False
+        _remember(fkey, entry, args, engines)
     pd._cache_key, pd._cache_entry, pd._cache_hit = stored, entry, False
 
 

@@ -63,7 +63,7 @@ class desc:
 
     __slots__ = ("ndims", "dims", "data_type", "padded_dims", "padded_offsets",
                  "offset0", "format_kind", "strides", "inner_blks", "inner_idxs",
-                 "_hash")
+                 "_hash", "_token")     # _token: the primitive cache's, for equal mds
 
     def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
         dims = () if dims is None else _ints(dims, "dims")
@@ -95,7 +95,8 @@ class desc:
                             ("padded_offsets", tuple(padded_offsets)),
                             ("offset0", offset0), ("format_kind", kind),
                             ("strides", tuple(strides)), ("inner_blks", tuple(inner_blks)),
-                            ("inner_idxs", tuple(inner_idxs)), ("_hash", None)):
+                            ("inner_idxs", tuple(inner_idxs)), ("_hash", None),
+                            ("_token", None)):
             object.__setattr__(md, name, value)
         return md
 
@@ -110,6 +111,7 @@ class desc:
         md = desc.__new__(desc)
         md._copy_from(self)
         object.__setattr__(md, "_hash", None)
+        object.__setattr__(md, "_token", None)
         for name, value in fields.items():
             object.__setattr__(md, name, value)
         return md

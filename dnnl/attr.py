@@ -22,6 +22,7 @@ primitive reads:
   not support with ``unimplemented``.
 """
 import collections
+import functools
 import math
 import os
 import struct
@@ -701,6 +702,16 @@ def _rnn_w_eq(a, b):
 
 
 # ------------------------------------------------------------ primitive_attr
+def _mutator(method):
+    """A primitive_attr setter: it drops the cached cache key first (even a
+    setter that raises may have changed a field)."""
+    @functools.wraps(method)
+    def setter(self, *args, **kwargs):
+        self._key = None
+        return method(self, *args, **kwargs)
+    return setter
+
+
 class primitive_attr:
     """Attributes of a primitive (``dnnl::primitive_attr``).
 
@@ -733,9 +744,10 @@ class primitive_attr:
 
     __slots__ = ("_scratchpad", "_fpmath", "_apply_to_int", "_acc", "_deterministic",
                  "_scales", "_zero_points", "_reductions", "_rounding", "_post_ops",
-                 "_rnn_data", "_rnn_weights", "_rnn_weights_proj", "_dropout")
+                 "_rnn_data", "_rnn_weights", "_rnn_weights_proj", "_dropout", "_key")
 
     def __init__(self):
+        self._key = None    # the primitive cache's snapshot, until the next setter
         self._scratchpad = scratchpad_mode.library
         self._fpmath = get_default_fpmath_mode()
         self._apply_to_int = False
@@ -760,6 +772,7 @@ class primitive_attr:
         for name in ("_scales", "_zero_points", "_reductions", "_rounding"):
             setattr(new, name, dict(getattr(self, name)))
         new._post_ops = self._post_ops.copy()
+        new._key = None     # an _AttrToken would still name self
         return new
 
     __copy__ = copy
@@ -872,6 +885,7 @@ class primitive_attr:
         """``scratchpad_mode.library`` (default) or ``scratchpad_mode.user``."""
         return self._scratchpad
 
+    @_mutator
     def set_scratchpad_mode(self, mode):
         """Set the scratchpad mode; values other than library (0) / user (1)
         raise ``invalid_arguments``."""
@@ -889,6 +903,7 @@ class primitive_attr:
         """Whether the fpmath mode also applies to integer primitives."""
         return self._apply_to_int
 
+    @_mutator
     def set_fpmath_mode(self, mode, apply_to_int=False):
         """Set the fpmath mode (strict, bf16, f16, tf32, any) and ``apply_to_int``.
 
@@ -903,6 +918,7 @@ class primitive_attr:
     def get_accumulation_mode(self):
         return self._acc
 
+    @_mutator
     def set_accumulation_mode(self, mode):
         """strict (0), relaxed, any, s32, f32, f16 (5); others raise ``invalid_arguments``."""
         self._acc = _enum(accumulation_mode, mode, "accumulation mode")
@@ -910,6 +926,7 @@ class primitive_attr:
     def get_deterministic(self):
         return self._deterministic
 
+    @_mutator
     def set_deterministic(self, value):
         self._deterministic = bool(value)
 
@@ -918,6 +935,7 @@ class primitive_attr:
         """The rounding mode of ``arg`` (``environment`` if never set)."""
         return self._rounding.get(_int(arg, "arg"), rounding_mode.environment)
 
+    @_mutator
     def set_rounding_mode(self, arg, mode):
         """Set ``arg``'s rounding mode. Anything but ``environment`` is only
         allowed for DST, DIFF_SRC and DIFF_WEIGHTS (``invalid_arguments``)."""
@@ -967,6 +985,7 @@ class primitive_attr:
         """Mask of ``arg``'s zero points; ``INT_MIN`` if never set."""
         return self.get_zero_points(arg).mask
 
+    @_mutator
     def set_scales_mask(self, arg, mask):
         """Scales for ``arg``: f32 values over the dims set in ``mask``.
 
@@ -984,6 +1003,7 @@ class primitive_attr:
         self._scales[a] = quant_entry(m, data_type.f32, (), False,
                                       quantization_mode.static_sazp)
 
+    @_mutator
     def set_scales(self, arg, mask, groups=(), data_type=None, is_on_host=False,
                    qmode=quantization_mode.static_sazp):
         """Scales with groups, data type, host-scalar flag and quantization mode.
@@ -1013,11 +1033,13 @@ class primitive_attr:
             raise invalid("arg %d cannot have scales" % a)
         self._scales[a] = quant_entry(m, dt, g, host, quantization_mode(q))
 
+    @_mutator
     def set_host_scale(self, arg, data_type=None):
         """A single scale passed as a host-scalar memory (mask 0)."""
         self.set_scales(arg, 0, (), data_type, True)
 
     # ------------------------------------------------------ zero points
+    @_mutator
     def set_zero_points_mask(self, arg, mask):
         """s32 zero points for ``arg`` over the dims set in ``mask``.
 
@@ -1032,6 +1054,7 @@ class primitive_attr:
         self._zero_points[a] = quant_entry(m, data_type.s32, (), False,
                                            quantization_mode.static_sazp)
 
+    @_mutator
     def set_zero_points(self, arg, mask, groups=(), data_type=None, is_on_host=False):
         """Zero points with groups, data type and host-scalar flag (``_v2``).
 
@@ -1056,10 +1079,12 @@ class primitive_attr:
             raise invalid("arg %d cannot have zero points" % a)
         self._zero_points[a] = quant_entry(m, dt, g, host, quantization_mode.static_sazp)
 
+    @_mutator
     def set_host_zero_point(self, arg, data_type=None):
         """A single zero point passed as a host-scalar memory (mask 0)."""
         self.set_zero_points(arg, 0, (), data_type, True)
 
+    @_mutator
     def set_precomputed_reductions(self, arg, mask, groups=(), data_type=None):
         """Precomputed reductions (a matmul feature): SRC/WEIGHTS, s32 only."""
         a, m = _int(arg, "arg"), _int(mask, "mask")
@@ -1078,6 +1103,7 @@ class primitive_attr:
         """A copy of the post-ops (changing it does not change the attribute)."""
         return self._post_ops.copy()
 
+    @_mutator
     def set_post_ops(self, ops):
         """Store a copy of ``ops`` (a :class:`post_ops`)."""
         if not isinstance(ops, post_ops):
@@ -1090,6 +1116,7 @@ class primitive_attr:
         return self._post_ops
 
     # ------------------------------------------------------ RNN qparams
+    @_mutator
     def set_rnn_data_qparams(self, scale, shift):
         """RNN data quantisation ``u8 = saturate(round(f32 * scale + shift))``
         (stored as given, no validation)."""
@@ -1099,6 +1126,7 @@ class primitive_attr:
         """``(scale, shift)``; ``(1.0, 0.0)`` by default."""
         return self._rnn_data
 
+    @_mutator
     def set_rnn_weights_qparams(self, mask, scales):
         """RNN weights scales over the logical (l, d, i, g, o) dims in ``mask``.
 
@@ -1112,6 +1140,7 @@ class primitive_attr:
         """``(mask, [scales])``; ``(0, [1.0])`` by default."""
         return (self._rnn_weights[0], list(self._rnn_weights[2]))
 
+    @_mutator
     def set_rnn_weights_projection_qparams(self, mask, scales):
         """As :meth:`set_rnn_weights_qparams`, for the projection weights."""
         self._rnn_weights_proj = _rnn_scales(mask, scales)
@@ -1121,6 +1150,7 @@ class primitive_attr:
         return (self._rnn_weights_proj[0], list(self._rnn_weights_proj[2]))
 
     # ------------------------------------------------------ dropout
+    @_mutator
     def set_dropout(self, mask_desc=None, seed_data_type=None, use_offset=False,
                     use_host_scalars=False):
         """Dropout (stored; no primitive here supports it).

@@ -33,6 +33,7 @@ class engine:
                           % (index, kind.name))
         self._kind = kind
         self._index = index
+        self._key = ("engine", int(kind), index)     # the primitive cache's token
 
     @staticmethod
     def get_count(kind):

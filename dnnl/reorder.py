@@ -154,7 +154,7 @@ class reorder(primitive):
         _num_inputs = 1
 
         def __init__(self, *args, allow_empty=False):
-            self._create(allow_empty, self._init, *args)
+            self._create(allow_empty, self._init, args)
 
         def _init(self, *args):
             attr = None
@@ -283,7 +283,7 @@ class reorder(primitive):
             pd = args[0]
         else:
             pd = reorder.primitive_desc(*args, **kwargs)
-        super().__init__(pd)
+        primitive.__init__(self, pd)
 
     def _arg_map(self, args, dst):
         """``execute(stream, src, dst)`` is ``execute(stream, {FROM: src, TO: dst})``."""

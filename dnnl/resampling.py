@@ -24,6 +24,7 @@ post-op kinds, a sum with a zero point or another data type, and data types
 outside f32/bf16/f16/s32/s8/u8 give ``unimplemented``.
 """
 import math
+import operator
 
 import numpy as np
 
@@ -247,16 +248,39 @@ class _resampling_pd(primitive_desc):
             return self._alg
         return super().query_s32(what)
 
-    def _parse(self, args, kwargs, names):
-        """C++-style positional/keyword arguments -> dict."""
-        out = dict(zip(names, args))
-        if len(args) > len(names):
+
+
+class _form:
+    """One C++-style argument list: its field ``names`` in positional
+    order, and where each of the primitive's ``fields`` comes from."""
+
+    def __init__(self, names, fields):
+        self.names = names
+        self.fields = fields
+        # positional values padded with one None, which absent fields pick
+        self._pick = operator.itemgetter(*[names.index(f) if f in names else len(names)
+                                           for f in fields])
+
+    def values(self, args, kwargs):
+        """The values of ``fields`` (None where absent) from the call's
+        positional ``args`` and keyword ``kwargs``."""
+        n = len(self.names)
+        if len(args) > n:
             raise invalid("too many arguments")
-        for key, val in kwargs.items():
-            if key not in names:
+        for key in kwargs:
+            if key not in self.names:
                 raise invalid("unexpected argument %r" % key)
-            out[key] = val
-        return out
+        if kwargs:
+            out = dict(zip(self.names, args), **kwargs)
+            return tuple([out.get(f) for f in self.fields])
+        return self._pick(args + (None,) * (n + 1 - len(args)))
+
+
+_FWD = ("src_desc", "dst_desc", "attr")
+_FWD_FULL, _FWD_SHORT = _form(_FWD, _FWD), _form(("src_desc", "attr"), _FWD)
+_BWD = ("diff_src_desc", "diff_dst_desc", "hint_fwd_pd", "attr")
+_BWD_FULL = _form(_BWD, _BWD)
+_BWD_SHORT = _form(("diff_src_desc", "hint_fwd_pd", "attr"), _BWD)
 
 
 def _is_factors(x):
@@ -301,19 +325,14 @@ class resampling_forward(primitive):
 
         def __init__(self, aengine, aprop_kind, aalgorithm, *args, **kwargs):
             allow_empty = kwargs.pop("allow_empty", False)
-            factors = None
+            factors, form = None, _FWD_FULL
             if args and _is_factors(args[0]):
-                factors = args[0]
-                rest = args[1:]
-                if len(rest) >= 2 and (isinstance(rest[1], desc) or rest[1] is None
-                                       and len(rest) > 2):
-                    p = self._parse(rest, kwargs, ("src_desc", "dst_desc", "attr"))
-                else:
-                    p = self._parse(rest, kwargs, ("src_desc", "attr"))
-            else:
-                p = self._parse(args, kwargs, ("src_desc", "dst_desc", "attr"))
-            self._create(allow_empty, self._init, aengine, aprop_kind, aalgorithm, factors,
-                         p.get("src_desc"), p.get("dst_desc"), p.get("attr"))
+                factors, args = args[0], args[1:]
+                if not (len(args) >= 2 and (isinstance(args[1], desc) or args[1] is None
+                                            and len(args) > 2)):
+                    form = _FWD_SHORT
+            self._create(allow_empty, self._init, (aengine, aprop_kind, aalgorithm, factors,
+                                                   *form.values(args, kwargs)))
 
         def _init(self, aengine, aprop_kind, alg, factors, src_md, dst_md, attr):
             if not isinstance(aengine, engine):
@@ -366,7 +385,7 @@ class resampling_forward(primitive):
     def __init__(self, pd):
         if not isinstance(pd, resampling_forward.primitive_desc):
             raise invalid("resampling_forward needs a resampling_forward.primitive_desc")
-        super().__init__(pd)
+        primitive.__init__(self, pd)
 
 
 class resampling_backward(primitive):
@@ -405,23 +424,15 @@ class resampling_backward(primitive):
 
         def __init__(self, aengine, aalgorithm, *args, **kwargs):
             allow_empty = kwargs.pop("allow_empty", False)
-            factors = None
+            factors, form = None, _BWD_FULL
             if args and _is_factors(args[0]):
-                factors = args[0]
-                rest = args[1:]
-                if len(rest) >= 2 and (isinstance(rest[1], desc) or (
-                        rest[1] is None and len(rest) >= 3
-                        and isinstance(rest[2], resampling_forward.primitive_desc))):
-                    p = self._parse(rest, kwargs, ("diff_src_desc", "diff_dst_desc",
-                                                   "hint_fwd_pd", "attr"))
-                else:
-                    p = self._parse(rest, kwargs, ("diff_src_desc", "hint_fwd_pd", "attr"))
-            else:
-                p = self._parse(args, kwargs, ("diff_src_desc", "diff_dst_desc",
-                                               "hint_fwd_pd", "attr"))
-            self._create(allow_empty, self._init, aengine, aalgorithm, factors,
-                         p.get("diff_src_desc"), p.get("diff_dst_desc"),
-                         p.get("hint_fwd_pd"), p.get("attr"))
+                factors, args = args[0], args[1:]
+                if not (len(args) >= 2 and (isinstance(args[1], desc) or (
+                        args[1] is None and len(args) >= 3
+                        and isinstance(args[2], resampling_forward.primitive_desc)))):
+                    form = _BWD_SHORT
+            self._create(allow_empty, self._init, (aengine, aalgorithm, factors,
+                                                   *form.values(args, kwargs)))
 
         def _init(self, aengine, alg, factors, ds_md, dd_md, hint, attr):
             if not isinstance(aengine, engine):
@@ -471,4 +482,4 @@ class resampling_backward(primitive):
     def __init__(self, pd):
         if not isinstance(pd, resampling_backward.primitive_desc):
             raise invalid("resampling_backward needs a resampling_backward.primitive_desc")
-        super().__init__(pd)
+        primitive.__init__(self, pd)
