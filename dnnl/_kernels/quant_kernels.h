@@ -1,0 +1,189 @@
+/* Vector bodies of reorder.pyx's fused runs: contiguous f32 -> s8 / u8 / bf16
+   with run-constant scales and zero point,
+
+       t = a * x / dv + z        (the multiply skipped when a == 1, the
+                                  division when dv == 1: both exact)
+       dst = saturate_round(t)   (s8 / u8)  or  bf16_rne(t)
+
+   with the arithmetic of dnnl/_kernels/cvt.pxd.in's scalar encoders, bit for
+   bit: saturate in f32 (the bounds are integers, so clamping before rounding
+   is clamping after), round half to even by cvtps2dq (MXCSR's default mode,
+   the mode nearbyintf uses), NaN -> 0. Each function converts the longest
+   prefix its vectors cover and returns its length; the caller converts the
+   rest with the scalar encoders. SSE2 is the baseline of x86-64; AVX2 builds
+   (x86-64-v3, and v4, whose CPUs run it as well) use 256-bit vectors. */
+#ifndef DNNL_PY_QUANT_KERNELS_H
+#define DNNL_PY_QUANT_KERNELS_H
+#include <stdint.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if defined(__GNUC__)
+#define DNNL_PY_INLINE static inline __attribute__((always_inline))
+#else
+#define DNNL_PY_INLINE static inline
+#endif
+
+#if defined(__AVX2__)
+#define QV __m256
+#define QI __m256i
+#define QW 8
+#define q_set1 _mm256_set1_ps
+#define q_load _mm256_loadu_ps
+#define q_mul _mm256_mul_ps
+#define q_div _mm256_div_ps
+#define q_add _mm256_add_ps
+#define q_max _mm256_max_ps
+#define q_min _mm256_min_ps
+#define q_and _mm256_and_ps
+#define q_ord(t) _mm256_cmp_ps(t, t, _CMP_ORD_Q)
+#define q_cvt _mm256_cvtps_epi32
+#define q_packs32 _mm256_packs_epi32
+#elif defined(__SSE2__)
+#define QV __m128
+#define QI __m128i
+#define QW 4
+#define q_set1 _mm_set1_ps
+#define q_load _mm_loadu_ps
+#define q_mul _mm_mul_ps
+#define q_div _mm_div_ps
+#define q_add _mm_add_ps
+#define q_max _mm_max_ps
+#define q_min _mm_min_ps
+#define q_and _mm_and_ps
+#define q_ord(t) _mm_cmpord_ps(t, t)
+#define q_cvt _mm_cvtps_epi32
+#define q_packs32 _mm_packs_epi32
+#endif
+
+#if defined(QW)
+/* a * x / dv + z on one vector, in the reference's order. */
+DNNL_PY_INLINE QV q_affine(const float *x, QV a, QV dv, QV z, int mul, int div) {
+    QV t = q_load(x);
+    if (mul)
+        t = q_mul(a, t);
+    if (div)
+        t = q_div(t, dv);
+    return q_add(t, z);
+}
+
+/* 4*QW int32 in [-128, 255] -> 4*QW bytes, in order (signed or unsigned
+   saturation is exact here: the values are already in range). */
+DNNL_PY_INLINE void q_store_bytes(uint8_t *d, QI i0, QI i1, QI i2, QI i3, int u8) {
+#if defined(__AVX2__)
+    __m256i w0 = _mm256_packs_epi32(i0, i1), w1 = _mm256_packs_epi32(i2, i3);
+    __m256i b = u8 ? _mm256_packus_epi16(w0, w1) : _mm256_packs_epi16(w0, w1);
+    /* the packs worked per 128-bit lane: put the 4-byte groups back in order */
+    b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256((__m256i *)d, b);
+#else
+    __m128i w0 = _mm_packs_epi32(i0, i1), w1 = _mm_packs_epi32(i2, i3);
+    _mm_storeu_si128((__m128i *)d, u8 ? _mm_packus_epi16(w0, w1) : _mm_packs_epi16(w0, w1));
+#endif
+}
+
+DNNL_PY_INLINE long long q_i8_body(const float *x, uint8_t *d, long long n, float a,
+                                   float dv, float z, int mul, int div, int u8) {
+    const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
+    const QV lo = q_set1(u8 ? 0.0f : -128.0f), hi = q_set1(u8 ? 255.0f : 127.0f);
+    long long j = 0;
+    for (; j + 4 * QW <= n; j += 4 * QW) {
+        QV t[4];
+        QI i[4];
+        for (int k = 0; k < 4; ++k) {
+            t[k] = q_affine(x + j + k * QW, va, vd, vz, mul, div);
+            /* NaN -> +0 (maxps returns its second operand on NaN, which
+               does it for u8's lower bound 0, but not for s8's -128) */
+            if (!u8)
+                t[k] = q_and(t[k], q_ord(t[k]));
+            i[k] = q_cvt(q_min(q_max(t[k], lo), hi));
+        }
+        q_store_bytes(d + j, i[0], i[1], i[2], i[3], u8);
+    }
+    return j;
+}
+
+/* Which operations run is decided once per run, each loop specialised. */
+#define Q_DISPATCH(body, ...)                                                   \
+    do {                                                                        \
+        int mul_ = a != 1.0f, div_ = dv != 1.0f;                                \
+        if (mul_ && div_) return body(__VA_ARGS__, 1, 1);                       \
+        if (mul_) return body(__VA_ARGS__, 1, 0);                               \
+        if (div_) return body(__VA_ARGS__, 0, 1);                               \
+        return body(__VA_ARGS__, 0, 0);                                         \
+    } while (0)
+
+#define Q_S8(x, d, n, a, dv, z, mul, div) q_i8_body(x, d, n, a, dv, z, mul, div, 0)
+#define Q_U8(x, d, n, a, dv, z, mul, div) q_i8_body(x, d, n, a, dv, z, mul, div, 1)
+
+/* bf16 of 2*QW values: RNE on the bit pattern, NaN -> high half | 0x40. */
+DNNL_PY_INLINE QI q_bf16_half(QV t) {
+#if defined(__AVX2__)
+    __m256i u = _mm256_castps_si256(t);
+    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    __m256i rne = _mm256_srli_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb), 16);
+    __m256i nan = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
+    return _mm256_blendv_epi8(rne, nan, _mm256_castps_si256(_mm256_cmp_ps(t, t, _CMP_UNORD_Q)));
+#else
+    __m128i u = _mm_castps_si128(t);
+    __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+    __m128i rne = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7fff)), lsb), 16);
+    __m128i nan = _mm_or_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(0x40));
+    __m128i m = _mm_castps_si128(_mm_cmpunord_ps(t, t));
+    __m128i r = _mm_or_si128(_mm_and_si128(m, nan), _mm_andnot_si128(m, rne));
+    /* sign-extend the 16-bit patterns so that the signed pack keeps them */
+    return _mm_srai_epi32(_mm_slli_epi32(r, 16), 16);
+#endif
+}
+
+DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n, float a,
+                                     float dv, float z, int mul, int div) {
+    const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
+    long long j = 0;
+    for (; j + 2 * QW <= n; j += 2 * QW) {
+        QI r0 = q_bf16_half(q_affine(x + j, va, vd, vz, mul, div));
+        QI r1 = q_bf16_half(q_affine(x + j + QW, va, vd, vz, mul, div));
+#if defined(__AVX2__)
+        __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r0, r1), 0xd8);
+        _mm256_storeu_si256((__m256i *)(d + j), p);
+#else
+        _mm_storeu_si128((__m128i *)(d + j), _mm_packs_epi32(r0, r1));
+#endif
+    }
+    return j;
+}
+#endif
+
+/* The entry points: elements converted (a prefix of the run). */
+static long long dnnl_py_f32_s8(const float *x, uint8_t *d, long long n, float a,
+                                float dv, float z) {
+#if defined(QW)
+    Q_DISPATCH(Q_S8, x, d, n, a, dv, z);
+#else
+    return 0;
+#endif
+}
+
+static long long dnnl_py_f32_u8(const float *x, uint8_t *d, long long n, float a,
+                                float dv, float z) {
+#if defined(QW)
+    Q_DISPATCH(Q_U8, x, d, n, a, dv, z);
+#else
+    return 0;
+#endif
+}
+
+static long long dnnl_py_f32_bf16(const float *x, uint16_t *d, long long n, float a,
+                                  float dv, float z) {
+#if defined(QW)
+    Q_DISPATCH(q_bf16_body, x, d, n, a, dv, z);
+#else
+    return 0;
+#endif
+}
+
+#endif
