@@ -11,7 +11,14 @@
    the mode nearbyintf uses), NaN -> 0. Each function converts the longest
    prefix its vectors cover and returns its length; the caller converts the
    rest with the scalar encoders. SSE2 is the baseline of x86-64; AVX2 builds
-   (x86-64-v3, and v4, whose CPUs run it as well) use 256-bit vectors. */
+   (x86-64-v3, and v4, whose CPUs run it as well) use 256-bit vectors.
+
+   These loops stream from memory: the source is prefetched Q_AHEAD floats
+   ahead (the hardware prefetcher alone leaves DRAM bandwidth unused), and
+   with ``nt`` the stores bypass the caches (no read for ownership of lines
+   about to be overwritten whole; the caller asks for it only when the tensors
+   are too large to stay in cache anyway). Non-temporal stores need aligned
+   addresses: a misaligned run starts with one ordinary step (q_head). */
 #ifndef DNNL_PY_QUANT_KERNELS_H
 #define DNNL_PY_QUANT_KERNELS_H
 #include <stdint.h>
@@ -41,7 +48,6 @@
 #define q_and _mm256_and_ps
 #define q_ord(t) _mm256_cmp_ps(t, t, _CMP_ORD_Q)
 #define q_cvt _mm256_cvtps_epi32
-#define q_packs32 _mm256_packs_epi32
 #elif defined(__SSE2__)
 #define QV __m128
 #define QI __m128i
@@ -56,10 +62,46 @@
 #define q_and _mm_and_ps
 #define q_ord(t) _mm_cmpord_ps(t, t)
 #define q_cvt _mm_cvtps_epi32
-#define q_packs32 _mm_packs_epi32
 #endif
 
 #if defined(QW)
+#define Q_AHEAD 1024
+
+DNNL_PY_INLINE void q_prefetch(const float *x) {
+    _mm_prefetch((const char *)(x + Q_AHEAD), _MM_HINT_T0);
+}
+
+DNNL_PY_INLINE void q_store(void *d, QI v, int nt) {
+#if defined(__AVX2__)
+    if (nt)
+        _mm256_stream_si256((__m256i *)d, v);
+    else
+        _mm256_storeu_si256((__m256i *)d, v);
+#else
+    if (nt)
+        _mm_stream_si128((__m128i *)d, v);
+    else
+        _mm_storeu_si128((__m128i *)d, v);
+#endif
+}
+
+/* Where a loop of ``step``-element steps starts: 0, or, for non-temporal
+   stores to a misaligned ``d``, the first element whose address is aligned
+   (the caller converts the head by one ordinary step at 0: the overlap is
+   converted twice, to the same bytes). Clears ``nt`` when ``d`` can never
+   be aligned or the run is too short. */
+DNNL_PY_INLINE long long q_head(const void *d, long long n, int esize, long long step,
+                                int *nt) {
+    uintptr_t mis = (uintptr_t)d % sizeof(QI);
+    if (!*nt || !mis)
+        return 0;
+    if (mis % (uintptr_t)esize || n < 2 * step) {
+        *nt = 0;
+        return 0;
+    }
+    return (long long)((sizeof(QI) - mis) / (uintptr_t)esize);
+}
+
 /* a * x / dv + z on one vector, in the reference's order. */
 DNNL_PY_INLINE QV q_affine(const float *x, QV a, QV dv, QV z, int mul, int div) {
     QV t = q_load(x);
@@ -72,52 +114,66 @@ DNNL_PY_INLINE QV q_affine(const float *x, QV a, QV dv, QV z, int mul, int div) 
 
 /* 4*QW int32 in [-128, 255] -> 4*QW bytes, in order (signed or unsigned
    saturation is exact here: the values are already in range). */
-DNNL_PY_INLINE void q_store_bytes(uint8_t *d, QI i0, QI i1, QI i2, QI i3, int u8) {
+DNNL_PY_INLINE void q_store_bytes(uint8_t *d, QI i0, QI i1, QI i2, QI i3, int u8,
+                                  int nt) {
 #if defined(__AVX2__)
     __m256i w0 = _mm256_packs_epi32(i0, i1), w1 = _mm256_packs_epi32(i2, i3);
     __m256i b = u8 ? _mm256_packus_epi16(w0, w1) : _mm256_packs_epi16(w0, w1);
     /* the packs worked per 128-bit lane: put the 4-byte groups back in order */
     b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    _mm256_storeu_si256((__m256i *)d, b);
+    q_store(d, b, nt);
 #else
     __m128i w0 = _mm_packs_epi32(i0, i1), w1 = _mm_packs_epi32(i2, i3);
-    _mm_storeu_si128((__m128i *)d, u8 ? _mm_packus_epi16(w0, w1) : _mm_packs_epi16(w0, w1));
+    q_store(d, u8 ? _mm_packus_epi16(w0, w1) : _mm_packs_epi16(w0, w1), nt);
 #endif
 }
 
+DNNL_PY_INLINE void q_i8_step(const float *x, uint8_t *d, QV va, QV vd, QV vz, QV lo,
+                               QV hi, int nt, int mul, int div, int u8) {
+    QI i[4];
+    for (int k = 0; k < 4 * QW; k += 16)    /* one per 64-byte line */
+        q_prefetch(x + k);
+    for (int k = 0; k < 4; ++k) {
+        QV t = q_affine(x + k * QW, va, vd, vz, mul, div);
+        /* NaN -> +0 (maxps returns its second operand on NaN, which does
+           it for u8's lower bound 0, but not for s8's -128) */
+        if (!u8)
+            t = q_and(t, q_ord(t));
+        i[k] = q_cvt(q_min(q_max(t, lo), hi));
+    }
+    q_store_bytes(d, i[0], i[1], i[2], i[3], u8, nt);
+}
+
 DNNL_PY_INLINE long long q_i8_body(const float *x, uint8_t *d, long long n, float a,
-                                   float dv, float z, int mul, int div, int u8) {
+                                   float dv, float z, int nt, int mul, int div,
+                                   int u8) {
     const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
     const QV lo = q_set1(u8 ? 0.0f : -128.0f), hi = q_set1(u8 ? 255.0f : 127.0f);
-    long long j = 0;
-    for (; j + 4 * QW <= n; j += 4 * QW) {
-        QV t[4];
-        QI i[4];
-        for (int k = 0; k < 4; ++k) {
-            t[k] = q_affine(x + j + k * QW, va, vd, vz, mul, div);
-            /* NaN -> +0 (maxps returns its second operand on NaN, which
-               does it for u8's lower bound 0, but not for s8's -128) */
-            if (!u8)
-                t[k] = q_and(t[k], q_ord(t[k]));
-            i[k] = q_cvt(q_min(q_max(t[k], lo), hi));
-        }
-        q_store_bytes(d + j, i[0], i[1], i[2], i[3], u8);
-    }
+    long long j = q_head(d, n, 1, 4 * QW, &nt);
+    if (j)
+        q_i8_step(x, d, va, vd, vz, lo, hi, 0, mul, div, u8);
+    for (; j + 4 * QW <= n; j += 4 * QW)
+        q_i8_step(x + j, d + j, va, vd, vz, lo, hi, nt, mul, div, u8);
     return j;
 }
 
-/* Which operations run is decided once per run, each loop specialised. */
+/* Which operations run is decided once per run, each loop specialised;
+   streaming stores are fenced before the run is reported done. */
 #define Q_DISPATCH(body, ...)                                                   \
     do {                                                                        \
+        long long done_;                                                        \
         int mul_ = a != 1.0f, div_ = dv != 1.0f;                                \
-        if (mul_ && div_) return body(__VA_ARGS__, 1, 1);                       \
-        if (mul_) return body(__VA_ARGS__, 1, 0);                               \
-        if (div_) return body(__VA_ARGS__, 0, 1);                               \
-        return body(__VA_ARGS__, 0, 0);                                         \
+        if (mul_ && div_) done_ = body(__VA_ARGS__, 1, 1);                      \
+        else if (mul_) done_ = body(__VA_ARGS__, 1, 0);                         \
+        else if (div_) done_ = body(__VA_ARGS__, 0, 1);                         \
+        else done_ = body(__VA_ARGS__, 0, 0);                                   \
+        if (nt)                                                                 \
+            _mm_sfence();                                                       \
+        return done_;                                                           \
     } while (0)
 
-#define Q_S8(x, d, n, a, dv, z, mul, div) q_i8_body(x, d, n, a, dv, z, mul, div, 0)
-#define Q_U8(x, d, n, a, dv, z, mul, div) q_i8_body(x, d, n, a, dv, z, mul, div, 1)
+#define Q_S8(x, d, n, a, dv, z, nt, mul, div) q_i8_body(x, d, n, a, dv, z, nt, mul, div, 0)
+#define Q_U8(x, d, n, a, dv, z, nt, mul, div) q_i8_body(x, d, n, a, dv, z, nt, mul, div, 1)
 
 /* bf16 of 2*QW values: RNE on the bit pattern, NaN -> high half | 0x40. */
 DNNL_PY_INLINE QI q_bf16_half(QV t) {
@@ -140,47 +196,55 @@ DNNL_PY_INLINE QI q_bf16_half(QV t) {
 #endif
 }
 
-DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n, float a,
-                                     float dv, float z, int mul, int div) {
-    const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
-    long long j = 0;
-    for (; j + 2 * QW <= n; j += 2 * QW) {
-        QI r0 = q_bf16_half(q_affine(x + j, va, vd, vz, mul, div));
-        QI r1 = q_bf16_half(q_affine(x + j + QW, va, vd, vz, mul, div));
+DNNL_PY_INLINE void q_bf16_step(const float *x, uint16_t *d, QV va, QV vd, QV vz,
+                                 int nt, int mul, int div) {
+    QI r0 = q_bf16_half(q_affine(x, va, vd, vz, mul, div));
+    QI r1 = q_bf16_half(q_affine(x + QW, va, vd, vz, mul, div));
 #if defined(__AVX2__)
-        __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r0, r1), 0xd8);
-        _mm256_storeu_si256((__m256i *)(d + j), p);
+    q_store(d, _mm256_permute4x64_epi64(_mm256_packus_epi32(r0, r1), 0xd8), nt);
 #else
-        _mm_storeu_si128((__m128i *)(d + j), _mm_packs_epi32(r0, r1));
+    q_store(d, _mm_packs_epi32(r0, r1), nt);
 #endif
+}
+
+DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n, float a,
+                                     float dv, float z, int nt, int mul, int div) {
+    const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
+    long long j = q_head(d, n, 2, 2 * QW, &nt);
+    if (j)
+        q_bf16_step(x, d, va, vd, vz, 0, mul, div);
+    for (; j + 2 * QW <= n; j += 2 * QW) {
+        q_prefetch(x + j);      /* one per 64-byte line at AVX2, two at SSE2 */
+        q_bf16_step(x + j, d + j, va, vd, vz, nt, mul, div);
     }
     return j;
 }
 #endif
 
-/* The entry points: elements converted (a prefix of the run). */
+/* The entry points: elements converted (a prefix of the run); ``nt``:
+   non-temporal stores (fenced before returning). */
 static long long dnnl_py_f32_s8(const float *x, uint8_t *d, long long n, float a,
-                                float dv, float z) {
+                                float dv, float z, int nt) {
 #if defined(QW)
-    Q_DISPATCH(Q_S8, x, d, n, a, dv, z);
+    Q_DISPATCH(Q_S8, x, d, n, a, dv, z, nt);
 #else
     return 0;
 #endif
 }
 
 static long long dnnl_py_f32_u8(const float *x, uint8_t *d, long long n, float a,
-                                float dv, float z) {
+                                float dv, float z, int nt) {
 #if defined(QW)
-    Q_DISPATCH(Q_U8, x, d, n, a, dv, z);
+    Q_DISPATCH(Q_U8, x, d, n, a, dv, z, nt);
 #else
     return 0;
 #endif
 }
 
 static long long dnnl_py_f32_bf16(const float *x, uint16_t *d, long long n, float a,
-                                  float dv, float z) {
+                                  float dv, float z, int nt) {
 #if defined(QW)
-    Q_DISPATCH(q_bf16_body, x, d, n, a, dv, z);
+    Q_DISPATCH(q_bf16_body, x, d, n, a, dv, z, nt);
 #else
     return 0;
 #endif
