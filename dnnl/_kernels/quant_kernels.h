@@ -65,7 +65,9 @@
 #endif
 
 #if defined(QW)
+#ifndef Q_AHEAD
 #define Q_AHEAD 1024
+#endif
 
 DNNL_PY_INLINE void q_prefetch(const float *x) {
     _mm_prefetch((const char *)(x + Q_AHEAD), _MM_HINT_T0);
@@ -175,24 +177,24 @@ DNNL_PY_INLINE long long q_i8_body(const float *x, uint8_t *d, long long n, floa
 #define Q_S8(x, d, n, a, dv, z, nt, mul, div) q_i8_body(x, d, n, a, dv, z, nt, mul, div, 0)
 #define Q_U8(x, d, n, a, dv, z, nt, mul, div) q_i8_body(x, d, n, a, dv, z, nt, mul, div, 1)
 
-/* bf16 of 2*QW values: RNE on the bit pattern, NaN -> high half | 0x40. */
+/* bf16 of QW values: RNE on the bit pattern, NaN -> high half | 0x40 (the
+   quiet bit set, no rounding), each as its sign-extended high half so that
+   the signed pack keeps the 16 bits exactly. */
 DNNL_PY_INLINE QI q_bf16_half(QV t) {
 #if defined(__AVX2__)
     __m256i u = _mm256_castps_si256(t);
+    __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(t, t, _CMP_UNORD_Q));
     __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    __m256i rne = _mm256_srli_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb), 16);
-    __m256i nan = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
-    return _mm256_blendv_epi8(rne, nan, _mm256_castps_si256(_mm256_cmp_ps(t, t, _CMP_UNORD_Q)));
+    __m256i bias = _mm256_andnot_si256(nan, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff)));
+    u = _mm256_or_si256(u, _mm256_and_si256(nan, _mm256_set1_epi32(0x00400000)));
+    return _mm256_srai_epi32(_mm256_add_epi32(u, bias), 16);
 #else
     __m128i u = _mm_castps_si128(t);
+    __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(t, t));
     __m128i lsb = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
-    __m128i rne = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7fff)), lsb), 16);
-    __m128i nan = _mm_or_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(0x40));
-    __m128i m = _mm_castps_si128(_mm_cmpunord_ps(t, t));
-    __m128i r = _mm_or_si128(_mm_and_si128(m, nan), _mm_andnot_si128(m, rne));
-    /* sign-extend the 16-bit patterns so that the signed pack keeps them */
-    return _mm_srai_epi32(_mm_slli_epi32(r, 16), 16);
+    __m128i bias = _mm_andnot_si128(nan, _mm_add_epi32(lsb, _mm_set1_epi32(0x7fff)));
+    u = _mm_or_si128(u, _mm_and_si128(nan, _mm_set1_epi32(0x00400000)));
+    return _mm_srai_epi32(_mm_add_epi32(u, bias), 16);
 #endif
 }
 
@@ -201,7 +203,7 @@ DNNL_PY_INLINE void q_bf16_step(const float *x, uint16_t *d, QV va, QV vd, QV vz
     QI r0 = q_bf16_half(q_affine(x, va, vd, vz, mul, div));
     QI r1 = q_bf16_half(q_affine(x + QW, va, vd, vz, mul, div));
 #if defined(__AVX2__)
-    q_store(d, _mm256_permute4x64_epi64(_mm256_packus_epi32(r0, r1), 0xd8), nt);
+    q_store(d, _mm256_permute4x64_epi64(_mm256_packs_epi32(r0, r1), 0xd8), nt);
 #else
     q_store(d, _mm_packs_epi32(r0, r1), nt);
 #endif
