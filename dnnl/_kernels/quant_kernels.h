@@ -159,21 +159,6 @@ DNNL_PY_INLINE long long q_i8_body(const float *x, uint8_t *d, long long n, floa
     return j;
 }
 
-/* Which operations run is decided once per run, each loop specialised;
-   streaming stores are fenced before the run is reported done. */
-#define Q_DISPATCH(body, ...)                                                   \
-    do {                                                                        \
-        long long done_;                                                        \
-        int mul_ = a != 1.0f, div_ = dv != 1.0f;                                \
-        if (mul_ && div_) done_ = body(__VA_ARGS__, 1, 1);                      \
-        else if (mul_) done_ = body(__VA_ARGS__, 1, 0);                         \
-        else if (div_) done_ = body(__VA_ARGS__, 0, 1);                         \
-        else done_ = body(__VA_ARGS__, 0, 0);                                   \
-        if (nt)                                                                 \
-            _mm_sfence();                                                       \
-        return done_;                                                           \
-    } while (0)
-
 #define Q_S8(x, d, n, a, dv, z, nt, mul, div) q_i8_body(x, d, n, a, dv, z, nt, mul, div, 0)
 #define Q_U8(x, d, n, a, dv, z, nt, mul, div) q_i8_body(x, d, n, a, dv, z, nt, mul, div, 1)
 
@@ -224,32 +209,33 @@ DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n, f
 #endif
 
 /* The entry points: elements converted (a prefix of the run); ``nt``:
-   non-temporal stores (fenced before returning). */
-static long long dnnl_py_f32_s8(const float *x, uint8_t *d, long long n, float a,
-                                float dv, float z, int nt) {
+   non-temporal stores (fenced before returning). Which operations run is
+   decided once per run, each loop specialised. */
 #if defined(QW)
-    Q_DISPATCH(Q_S8, x, d, n, a, dv, z, nt);
+#define Q_ENTRY(name, T, body)                                                  \
+    static long long name(const float *x, T *d, long long n, float a, float dv, \
+                          float z, int nt) {                                    \
+        long long done;                                                         \
+        int mul = a != 1.0f, div = dv != 1.0f;                                  \
+        if (mul && div) done = body(x, d, n, a, dv, z, nt, 1, 1);               \
+        else if (mul) done = body(x, d, n, a, dv, z, nt, 1, 0);                 \
+        else if (div) done = body(x, d, n, a, dv, z, nt, 0, 1);                 \
+        else done = body(x, d, n, a, dv, z, nt, 0, 0);                          \
+        if (nt)                                                                 \
+            _mm_sfence();                                                       \
+        return done;                                                            \
+    }
 #else
-    return 0;
+#define Q_ENTRY(name, T, body)                                                  \
+    static long long name(const float *x, T *d, long long n, float a, float dv, \
+                          float z, int nt) {                                    \
+        (void)x, (void)d, (void)n, (void)a, (void)dv, (void)z, (void)nt;        \
+        return 0;                                                               \
+    }
 #endif
-}
 
-static long long dnnl_py_f32_u8(const float *x, uint8_t *d, long long n, float a,
-                                float dv, float z, int nt) {
-#if defined(QW)
-    Q_DISPATCH(Q_U8, x, d, n, a, dv, z, nt);
-#else
-    return 0;
-#endif
-}
-
-static long long dnnl_py_f32_bf16(const float *x, uint16_t *d, long long n, float a,
-                                  float dv, float z, int nt) {
-#if defined(QW)
-    Q_DISPATCH(q_bf16_body, x, d, n, a, dv, z, nt);
-#else
-    return 0;
-#endif
-}
+Q_ENTRY(dnnl_py_f32_s8, uint8_t, Q_S8)
+Q_ENTRY(dnnl_py_f32_u8, uint8_t, Q_U8)
+Q_ENTRY(dnnl_py_f32_bf16, uint16_t, q_bf16_body)
 
 #endif
