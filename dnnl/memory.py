@@ -275,9 +275,7 @@ class memory:
                 _offsets.unpack_nibbles(raw.ctypes.data, md.offset0, md.nelems,
                                         out.ctypes.data, signed)
             elif md.nelems:
-                nib, base = _unpack_nibbles(raw, md, signed)
-                _copy_boxes(_offsets.logical_boxes(md), nib, base, out.view(np.uint8),
-                            to_logical=True)
+                _nibbles_to_logical(raw, md, out.view(np.uint8), signed)
             return out if signed else out.view(_dtypes.numpy_dtype(dt))
         out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
         if md.nelems:
@@ -504,6 +502,61 @@ def _unpack_nibbles(raw, md, signed=False, dense=False):
         _offsets.unpack_nibbles(raw.ctypes.data, 2 * first, nib.size, nib.ctypes.data,
                                 signed)
     return nib, 2 * first
+
+
+#: nibbles unpacked at a time by a permuted or blocked 4-bit ``to_numpy``: the
+#: byte-per-nibble copy stays in cache between the unpacking and the copy
+_NIBBLE_CHUNK = 1 << 20
+
+
+def _span(offset, axes):
+    """(first, last) element offset a box reaches."""
+    lo = hi = offset
+    for dim_axes in axes:
+        for n, s in dim_axes:
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+    return lo, hi
+
+
+def _chunks(box, limit):
+    """``box`` as boxes that each reach at most ``limit`` offsets, cut along
+    the outermost axis of a dim (logical starts stay whole ranges)."""
+    offset, starts, shape, axes = box
+    lo, hi = _span(offset, axes)
+    cut = [d for d, dim_axes in enumerate(axes) if dim_axes and dim_axes[0][0] > 1]
+    if hi - lo < limit or not cut:
+        yield box
+        return
+    d = max(cut, key=lambda d: abs(axes[d][0][1]))
+    (n, stride), rest = axes[d][0], axes[d][1:]
+    inner = math.prod(m for m, _ in rest)
+    step = max(1, limit // max(1, abs(stride)))
+    for i in range(0, n, step):
+        k = min(step, n - i)
+        sub_axes = axes[:d] + (((k, stride),) + tuple(rest),) + axes[d + 1:]
+        sub = (offset + i * stride, starts[:d] + (starts[d] + i * inner,) + starts[d + 1:],
+               shape[:d] + (k * inner,) + shape[d + 1:], sub_axes)
+        yield from _chunks(sub, limit)
+
+
+def _nibbles_to_logical(raw, md, out, signed):
+    """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk,
+    through one reused byte-per-nibble buffer."""
+    tmp = None
+    for box in _offsets.logical_boxes(md):
+        for sub in _chunks(box, _NIBBLE_CHUNK):
+            lo, hi = _span(sub[0], sub[3])
+            first = lo & ~1
+            n = hi + 1 - first
+            if (hi >> 1) >= raw.size or lo < 0:
+                raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+            if tmp is None or tmp.size < n:
+                tmp = np.empty(max(n, min(_NIBBLE_CHUNK + 2, 2 * raw.size)), np.uint8)
+            _offsets.unpack_nibbles(raw.ctypes.data, first, n, tmp.ctypes.data, signed)
+            _copy_boxes([sub], tmp, first, out, to_logical=True)
 
 
 def _pack_nibbles(nib, raw, base):

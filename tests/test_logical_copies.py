@@ -2,6 +2,8 @@
 2-byte types in permuted plain layouts (register transposes), 4-bit types
 (two per byte, low nibble first) in plain, permuted, blocked and sub-memory
 layouts, with odd sizes."""
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -120,3 +122,17 @@ def test_four_bit_sub_memory_keeps_other_nibbles(dt, parent_dims, tag, sub_dims,
     every = np.arange(2 * raw.size)
     others = np.setdiff1d(every, offsets)
     np.testing.assert_array_equal(_nibble(raw, others), _nibble(before, others))
+
+
+@pytest.mark.parametrize("dt", ["s4", "u4"])
+@pytest.mark.parametrize("dims, tag", [([3, 6, 7, 9], "nhwc"), ([2, 17, 3, 3], "nChw16c"),
+                                       ([4, 34, 5, 6], "chwn")])
+def test_four_bit_to_numpy_in_small_chunks(monkeypatch, dt, dims, tag):
+    """The chunked unpacking (forced to chunks of a few nibbles) gives the same values."""
+    M = sys.modules["dnnl.memory"]
+    monkeypatch.setattr(M, "_NIBBLE_CHUNK", 40)
+    mem = dnnl.memory(dnnl.memory.desc(dims, dt, tag), ENG)
+    raw = mem.map_data().view(np.uint8)
+    raw[:] = np.random.default_rng(raw.size).integers(0, 256, raw.size, dtype=np.uint8)
+    np.testing.assert_array_equal(mem.to_numpy().astype(np.int16),
+                                  _ref_to_numpy(mem, dt == "s4"))
