@@ -119,3 +119,28 @@ def test_padding_is_zeroed_by_boxes(dims, tag):
     np.testing.assert_array_equal(dst.to_numpy(), x)
     from dnnl._kernels.offsets import padding_offsets
     assert (dst.map_data()[padding_offsets(dst.get_desc())] == 0).all()
+
+
+@pytest.mark.parametrize("dims, stag, dtag, sdt, ddt, mask", [
+    ([1024, 3], "ab", "ab", "f32", "s8", 1), ([300, 2], "ab", "ba", "f32", "f32", None),
+    ([2, 3, 20, 20], "nchw", "nhwc", "f32", "bf16", 2), ([2, 3, 20, 20], "nchw", "nhwc", "s8", "s8", None),
+    ([3, 4, 300], "abc", "acb", "s8", "f32", 5),
+])
+def test_short_innermost_loops_give_way(dims, stag, dtag, sdt, ddt, mask):
+    """A layout whose finest dst dim is tiny runs along a long strided loop
+    instead (one work item per few elements otherwise): same bytes."""
+    rng = np.random.default_rng(1)
+    src_spec, dst_spec = ("tag", dims, sdt, stag), ("tag", dims, ddt, dtag)
+    logical = T.random_values(rng, int(np.prod(dims)), sdt).reshape(dims)
+    p = dict(src_spec=src_spec, src_bytes=T.src_bytes_for(src_spec, logical, sdt),
+             dst_spec=dst_spec, dst_init_bytes=b"\x5a" * (8 * int(np.prod(dims))))
+    if mask is not None:
+        vals = rng.choice(np.array([0.5, 2.0, 7.0, 0.3]), T.count(dims, mask))
+        p["scales"] = {dnnl.DNNL_ARG_DST: (mask, vals, "f32")}
+    fast, generic = run(p, False), run(p, True)
+    assert fast[0] == generic[0] == 0
+    assert fast[1] == generic[1]
+    q = None if mask is None else quant_entry(mask, dnnl.memory.data_type.f32, (), False, 0)
+    plan = build_plan(T.make_md(src_spec), T.make_md(dst_spec), (None, q, None, None),
+                      sdt != ddt or q is not None)
+    assert plan.nitems < int(np.prod(dims)) // 16

@@ -22,6 +22,8 @@ from dnnl._kernels import offsets as _offsets
 
 #: tensors with at least this many elements run on every thread
 PARALLEL_MIN_ELEMS = 1 << 15
+#: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
+SHORT_RUN, LONG_RUN = 16, 256
 
 
 def _quant_levels(entry, dims, d):
@@ -134,6 +136,13 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
             loop[-1] = [loop[-1][0] * size, entry]   # nested linear ranges: one run
             continue
         loop.append([size, entry])
+    if not generic and len(loop) >= 2 and loop[-1][0] < SHORT_RUN:
+        # A short innermost run costs a work item each: run along the longest
+        # loop that is a step in every space instead (strided, but long).
+        long_ = [i for i, (n, e) in enumerate(loop[:-1]) if n >= LONG_RUN
+                 and all(isinstance(e[k], int) for k in used)]
+        if long_:
+            loop.append(loop.pop(max(long_, key=lambda i: loop[i][0])))
     tile = None
     if not convert and not generic and _dtypes.size(src_md.data_type) == 4 \
             and len(loop) >= 2:
