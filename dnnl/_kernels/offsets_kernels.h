@@ -81,6 +81,12 @@ SCALAR_BLOCK(dnnl_py_block16, uint16_t, 8)
 #undef SCALAR_BLOCK
 #endif
 
+static inline void prefetch(const void *p) {
+#if defined(__SSE2__)
+    _mm_prefetch((const char *)p, _MM_HINT_T0);
+#endif
+}
+
 /* dst[a*ds + b] = src[a + b*ss] for a < na, b < nb: blocks of V x V (V
    elements in 16 bytes) in registers, the edges element by element.
    Tiles of 64 x 64 bytes go through two local buffers, so that every source
@@ -95,8 +101,11 @@ static void NAME(const T *src, long long ss, T *dst, long long ds,              
     long long A = na - na % L, B = nb - nb % L, a, b, a0, b0, k;                 \
     for (a0 = 0; a0 < A; a0 += L)                                                \
         for (b0 = 0; b0 < B; b0 += L) {                                          \
-            for (k = 0; k < L; ++k)                                              \
+            for (k = 0; k < L; ++k) {                                            \
                 memcpy(in + k * L, src + a0 + (b0 + k) * ss, 64);                \
+                if (a0 + 2 * L < A)  /* rows far apart: too many streams */      \
+                    prefetch(src + a0 + 2 * L + (b0 + k) * ss);                  \
+            }                                                                    \
             for (a = 0; a < L; a += V)                                           \
                 for (b = 0; b < L; b += V)                                       \
                     BLOCK(in + a + b * L, L, out + a * L + b, L);                \
