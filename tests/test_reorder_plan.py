@@ -144,3 +144,38 @@ def test_short_innermost_loops_give_way(dims, stag, dtag, sdt, ddt, mask):
     plan = build_plan(T.make_md(src_spec), T.make_md(dst_spec), (None, q, None, None),
                       sdt != ddt or q is not None)
     assert plan.nitems < int(np.prod(dims)) // 16
+
+
+@pytest.mark.parametrize("dims, stag, dtag, sdt, ddt, mask", [
+    ([4209, 3], "ab", "Ab32a", "f32", "f32", None), ([4209, 3], "Ab32a", "ba", "f32", "s8", 1),
+    ([3, 4209], "ab", "AB16b16a", "f32", "f32", None), ([4203, 2], "ab", "AB8a2b", "s8", "f32", 3),
+    ([4209, 2], "AB8a2b", "Ab8a", "s8", "s8", None),
+])
+def test_large_dims_that_blocks_do_not_divide_are_peeled(dims, stag, dtag, sdt, ddt, mask):
+    """Whole blocks, then the rest, as two plans: same bytes as the generic
+    plan, and no table over the large dim."""
+    rng = np.random.default_rng(2)
+    src_spec, dst_spec = ("tag", dims, sdt, stag), ("tag", dims, ddt, dtag)
+    if not (T._md_ok(src_spec) and T._md_ok(dst_spec)):
+        pytest.fail("bad case")
+    logical = T.random_values(rng, int(np.prod(dims)), sdt).reshape(dims)
+    p = dict(src_spec=src_spec, src_bytes=T.src_bytes_for(src_spec, logical, sdt),
+             dst_spec=dst_spec, dst_init_bytes=b"\x5a" * (8 * int(np.prod(dims)) * 2 + 4096))
+    q = None
+    if mask is not None:
+        p["scales"] = {dnnl.DNNL_ARG_DST: (mask, rng.choice(np.array([0.5, 2.0, 3.0]),
+                                                          T.count(dims, mask)), "f32")}
+        q = quant_entry(mask, dnnl.memory.data_type.f32, (), False, 0)
+    fast, generic = run(p, False), run(p, True)
+    assert fast[0] == generic[0] == 0
+    assert fast[1] == generic[1]
+    plan = build_plan(T.make_md(src_spec), T.make_md(dst_spec), (None, q, None, None),
+                      sdt != ddt or q is not None)
+    assert plan.table_bytes < 2048
+
+
+def test_big_dim_not_divided_by_its_block_holds_no_table():
+    src, dst = _md([2 ** 26 + 17, 2], "f32", "ab"), _md([2 ** 26 + 17, 2], "f32", "Ab32a")
+    plan = build_plan(src, dst, (None,) * 4, False)
+    assert plan.table_bytes < 4096
+    assert len(plan.pad_boxes) <= 4

@@ -13,6 +13,7 @@ tables, and only for the spaces that are not linear on it.
 
 This is layout bookkeeping only; the arithmetic lives in ``reorder.pyx``.
 """
+import itertools
 import math
 
 import numpy as np
@@ -22,6 +23,8 @@ from dnnl._kernels import offsets as _offsets
 
 #: tensors with at least this many elements run on every thread
 PARALLEL_MIN_ELEMS = 1 << 15
+#: a dim that cannot be split is tabulated up to this size, else peeled
+TABLE_MAX = 4096
 #: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
 SHORT_RUN, LONG_RUN = 16, 256
 
@@ -101,7 +104,6 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     element), to test them against.
     """
     dims = src_md.dims
-    nd = len(dims)
     mds = (src_md, dst_md)
     used = [0, 1] + [2 + k for k, e in enumerate(quant) if e is not None]
 
@@ -110,19 +112,65 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
             return _offsets.levels(mds[k], d)
         return _quant_levels(quant[k - 2], dims, d)
 
+    lvs = [[levels(k, d) if k in used else None for k in range(6)] for d in range(len(dims))]
+    # A large dim that its blocks do not divide is run as two ranges (whole
+    # blocks, then the rest) rather than tabulated.
+    pieces = []
+    for n, lv in zip(dims, lvs):
+        n0 = _peel(n, lv) if not generic else None
+        pieces.append([(0, n)] if n0 is None else [(0, n0), (n0, n)])
+    parallel = src_md.nelems >= PARALLEL_MIN_ELEMS \
+        and dst_md.data_type not in _dtypes.SUB_BYTE
+    plans = [_range_plan(mds, lvs, used, ranges, convert, generic, parallel,
+                         _pad_boxes(dst_md) if i == 0 else [])
+             for i, ranges in enumerate(itertools.product(*pieces))]
+    return plans[0] if len(plans) == 1 else Plans(plans)
+
+
+def _peel(n, lv):
+    """Where to cut a dim of size ``n`` whose blocks do not divide it, when a
+    table over it would be large: the end of the whole blocks (else None)."""
+    if n <= TABLE_MAX or _split(n, lv) is not None:
+        return None
+    units = [unit for lvl in lv if lvl is not None for _, unit, _ in lvl if 1 < unit < n]
+    n0 = n - n % max(units) if units else 0
+    return n0 if 0 < n0 < n and _split(n0, lv) is not None else None
+
+
+class Plans:
+    """Several plans run one after the other (the ranges of a peeled dim)."""
+
+    def __init__(self, plans):
+        self.plans = plans
+        self.path = plans[0].path
+        self.nitems = sum(p.nitems for p in plans)
+        self.pad_boxes = plans[0].pad_boxes
+        self.table_bytes = sum(p.table_bytes for p in plans)
+
+    def run(self, *args):
+        for p in self.plans:
+            p.run(*args)
+
+
+def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
+    """The plan of the block ``ranges`` (``[(lo, hi)]`` per dim) of a reorder."""
+    src_md, dst_md = mds
+    origins = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
+    for (lo, _), lv in zip(ranges, lvs):   # lo starts whole blocks: f(lo + i) = f(lo) + f(i)
+        for k in used:
+            origins[k] += _offsets.dim_offset(lv[k], lo) if lo else 0
     # Virtual dims: (size, [int step, table or None per space]), outermost first.
     vdims = []
-    for d in range(nd):
-        n = dims[d]
+    for (lo, hi), lv in zip(ranges, lvs):
+        n = hi - lo
         if n <= 1:
             continue        # f(0) == 0: a unit dim adds nothing
-        lvs = [levels(k, d) if k in used else None for k in range(6)]
-        subs = None if generic else _split(n, lvs)
+        subs = None if generic else _split(n, lv)
         if subs is None:
-            steps = [None if lv is None else None if generic else _linear(lv, n)
-                     for lv in lvs]
-            subs = [(n, [s if s is not None or lv is None else _table(lv, n)
-                         for lv, s in zip(lvs, steps)])]
+            steps = [None if space is None else None if generic else _linear(space, n)
+                     for space in lv]
+            subs = [(n, [s if s is not None or space is None else _table(space, n)
+                         for space, s in zip(lv, steps)])]
         vdims += subs
     # Walk in the destination's order: innermost = finest dst granularity.
     vdims.sort(key=lambda v: (v[0] > 1, _granularity(v[1][1], v[0]),
@@ -155,15 +203,11 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
         loop.insert(0, [1, [0] * 6])
     sizes = [size for size, _ in loop]
     tables = [[entry[k] for _, entry in loop] if k in used else None for k in range(6)]
-    origins = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
-    ddt = dst_md.data_type
     esize = 0 if src_md.data_type in _dtypes.SUB_BYTE else _dtypes.size(src_md.data_type)
-    parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
     from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
     return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
-                src_dt=int(src_md.data_type), dst_dt=int(ddt),
-                pad_boxes=_pad_boxes(dst_md), parallel=parallel, tile=tile,
-                fused=not generic)
+                src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
+                pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic)
 
 
 def _pad_boxes(md):
