@@ -423,7 +423,7 @@ def _interop_handle(handle):
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------
-def _copy_boxes(boxes, buf, base, arr, to_logical):
+def _copy_boxes(boxes, buf, base, arr, to_logical, threads=True):
     """Copy every box between the physical ``buf`` (element-addressed, its
     element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
     steps (runs by memcpy, transposes by tiles): the cost grows with the
@@ -443,9 +443,9 @@ def _copy_boxes(boxes, buf, base, arr, to_logical):
             raise invalid("a logical copy would leave the buffer")   # never: span_bytes
         phys, logical = pa + (offset - base) * esize, la + loff * esize
         if to_logical:
-            _offsets.copy_box(phys, logical, esize, steps)
+            _offsets.copy_box(phys, logical, esize, steps, threads)
         else:
-            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps], threads)
 
 
 def _box_view(buf, base, offset, axes, dtype):
@@ -556,7 +556,9 @@ def _nibbles_to_logical(raw, md, out, signed):
             if tmp is None or tmp.size < n:
                 tmp = np.empty(max(n, min(_NIBBLE_CHUNK + 2, 2 * raw.size)), np.uint8)
             _offsets.unpack_nibbles(raw.ctypes.data, first, n, tmp.ctypes.data, signed)
-            _copy_boxes([sub], tmp, first, out, to_logical=True)
+            # one thread: a parallel region per cache-sized chunk costs more
+            # than it saves (the unpacking is one thread too)
+            _copy_boxes([sub], tmp, first, out, to_logical=True, threads=False)
 
 
 def _pack_nibbles(nib, raw, base):

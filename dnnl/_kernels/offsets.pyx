@@ -337,11 +337,12 @@ cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
             _box_item(src, dst, b, i)
 
 
-def copy_box(size_t src, size_t dst, int esize, axes):
+def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
     """Copy ``esize``-byte elements over one box: ``axes`` is
     ``[(size, src step, dst step)]`` (elements, any order) from the addresses
     of the first element. Runs go by memcpy, transposes by tiles; large boxes
-    use every thread. The caller guarantees the box lies in both buffers."""
+    use every thread (unless ``threads`` is False). The caller guarantees the
+    box lies in both buffers."""
     ax = sorted([a for a in axes if a[0] > 1], key=lambda a: (-abs(a[2]), -abs(a[1])))
     merged = []
     for n, s, d in ax:       # nested runs that are linear on both sides: one axis
@@ -374,7 +375,7 @@ def copy_box(size_t src, size_t dst, int esize, axes):
     b.nchunks = ((b.n[last] + b.tb - 1) // b.tb if b.tile
                  else (b.n[last] + RUN - 1) // RUN)
     cdef int64_t nitems = outer * b.nchunks
-    cdef bint parallel = math.prod(n for n, _, _ in merged) >= RUN
+    cdef bint parallel = threads and math.prod(n for n, _, _ in merged) >= RUN
     with nogil:
         if esize == 1:
             _box_run(<const uint8_t*>src, <uint8_t*>dst, &b, nitems, parallel)
