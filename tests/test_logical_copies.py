@@ -1,5 +1,5 @@
-"""``memory.to_numpy`` / ``from_numpy`` against numpy references: 1- and
-2-byte types in permuted plain layouts (register transposes), 4-bit types
+"""``memory.to_numpy`` / ``from_numpy`` against numpy references: 1-, 2- and
+4-byte types in permuted plain layouts (register transposes), 4-bit types
 (two per byte, low nibble first) in plain, permuted, blocked and sub-memory
 layouts, with odd sizes."""
 import sys
@@ -12,7 +12,8 @@ import dnnl
 from dnnl._kernels import offsets as O
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
-CODES = {"u8": np.uint8, "s8": np.uint8, "bf16": np.uint16, "f16": np.uint16}
+CODES = {"u8": np.uint8, "s8": np.uint8, "bf16": np.uint16, "f16": np.uint16,
+         "f32": np.uint32, "s32": np.uint32}
 
 
 def _perm_strides(dims, perm):
@@ -46,7 +47,7 @@ def test_small_types_in_permuted_layouts(data):
     np.testing.assert_array_equal(back.map_data().view(np.uint8), raw)
 
 
-@pytest.mark.parametrize("esize, code", [(1, np.uint8), (2, np.uint16)])
+@pytest.mark.parametrize("esize, code", [(1, np.uint8), (2, np.uint16), (4, np.uint32)])
 @pytest.mark.parametrize("na, nb", [(1, 1), (15, 17), (16, 16), (64, 64), (65, 130),
                                     (200, 3), (3, 200), (128, 96)])
 def test_copy_box_transposes(esize, code, na, nb):

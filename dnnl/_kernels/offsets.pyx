@@ -33,6 +33,8 @@ cdef extern from "offsets_kernels.h":
                             long long ds, long long na, long long nb) noexcept nogil
     void dnnl_py_transpose16(const uint16_t* src, long long ss, uint16_t* dst,
                              long long ds, long long na, long long nb) noexcept nogil
+    void dnnl_py_transpose32(const uint32_t* src, long long ss, uint32_t* dst,
+                             long long ds, long long na, long long nb) noexcept nogil
 
 cnp.import_array()
 
@@ -309,6 +311,9 @@ cdef void _box_item(const elem_t* src, elem_t* dst, const Box* b, int64_t item) 
             return
         elif elem_t is uint16_t:
             dnnl_py_transpose16(src + so + lo * sB, sB, dst + do + lo, dA, nA, hi - lo)
+            return
+        elif elem_t is uint32_t:
+            dnnl_py_transpose32(src + so + lo * sB, sB, dst + do + lo, dA, nA, hi - lo)
             return
     b0 = 0
     while b0 < nA:

@@ -1,4 +1,4 @@
-/* Small-element transposes for logical copies (offsets.pyx): SSE2 is part of
+/* Transposes of 1-, 2- and 4-byte elements for logical copies (offsets.pyx): SSE2 is part of
    the x86-64 baseline, so these need no run-time dispatch. */
 #ifndef DNNL_PY_OFFSETS_KERNELS_H
 #define DNNL_PY_OFFSETS_KERNELS_H
@@ -69,6 +69,19 @@ static inline void dnnl_py_block16(const uint16_t *s, long long ss, uint16_t *d,
     }
 }
 
+/* One 4x4 block of 4-byte elements (shuffles move bits: NaN payloads kept). */
+static inline void dnnl_py_block32(const uint32_t *s, long long ss, uint32_t *d,
+                                   long long ds) {
+    __m128 r0 = _mm_loadu_ps((const float *)s);
+    __m128 r1 = _mm_loadu_ps((const float *)(s + ss));
+    __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * ss));
+    __m128 r3 = _mm_loadu_ps((const float *)(s + 3 * ss));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps((float *)d, r0);
+    _mm_storeu_ps((float *)(d + ds), r1);
+    _mm_storeu_ps((float *)(d + 2 * ds), r2);
+    _mm_storeu_ps((float *)(d + 3 * ds), r3);
+}
 #else
 #define SCALAR_BLOCK(NAME, T, V)                                                 \
 static inline void NAME(const T *s, long long ss, T *d, long long ds) {          \
@@ -78,6 +91,7 @@ static inline void NAME(const T *s, long long ss, T *d, long long ds) {         
 }
 SCALAR_BLOCK(dnnl_py_block8, uint8_t, 16)
 SCALAR_BLOCK(dnnl_py_block16, uint16_t, 8)
+SCALAR_BLOCK(dnnl_py_block32, uint32_t, 4)
 #undef SCALAR_BLOCK
 #endif
 
@@ -125,6 +139,7 @@ static void NAME(const T *src, long long ss, T *dst, long long ds,              
 }
 TRANSPOSE(dnnl_py_transpose8, uint8_t, dnnl_py_block8)
 TRANSPOSE(dnnl_py_transpose16, uint16_t, dnnl_py_block16)
+TRANSPOSE(dnnl_py_transpose32, uint32_t, dnnl_py_block32)
 #undef TRANSPOSE
 
 #undef LD
