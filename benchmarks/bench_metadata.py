@@ -160,6 +160,82 @@ def case_reorder_first_execute_2e26x2():
     return (src, dst), _first(lambda: prim.execute(strm, src, dst)), _copy_ref(512 * MiB)
 
 
+def _reorder_pair(src_tag, dst_tag, dst_dt="f32", scales=False):
+    """Memories and attributes of a [2**26, 2] f32 reorder (512 MiB)."""
+    src = _memory([2 ** 26, 2], src_tag)
+    dst = _memory([2 ** 26, 2], dst_tag, dst_dt)
+    src.map_data()[:] = 1
+    attr = dnnl.primitive_attr()
+    args = {}
+    if scales:      # per-dim-0 dst scales: one per row
+        attr.set_scales_mask(dnnl.DNNL_ARG_DST, 1)
+        sc = _memory([2 ** 26], "a")
+        sc.map_data()[:] = 0.5
+        args[dnnl.DNNL_ARG_ATTR_SCALES | dnnl.DNNL_ARG_DST] = sc
+    pd = dnnl.reorder.primitive_desc(_eng(), src.get_desc(), _eng(), dst.get_desc(), attr)
+    args.update({dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
+    return pd, args
+
+
+REORDERS_2E26 = {"ab_ba": ("ab", "ba"), "f32_s8_scales": ("ab", "ab", "s8", True),
+                 "ab_Ab32a": ("ab", "Ab32a"), "ab_AB8a2b": ("ab", "AB8a2b")}
+
+
+def _reorder_prim(key):
+    pd, args = _reorder_pair(*REORDERS_2E26[key])
+    return args, _first(lambda: dnnl.reorder(pd)), None
+
+
+def _reorder_exec(key):
+    pd, args = _reorder_pair(*REORDERS_2E26[key])
+    prim, strm = dnnl.reorder(pd), dnnl.stream(_eng())
+    return args, _first(lambda: prim.execute(strm, args)), _copy_ref(512 * MiB)
+
+
+for _key in REORDERS_2E26:
+    globals()["case_reorder_prim_2e26x2_" + _key] = (lambda k: lambda: _reorder_prim(k))(_key)
+    globals()["case_reorder_exec_2e26x2_" + _key] = (lambda k: lambda: _reorder_exec(k))(_key)
+
+
+DIMS_64 = [16, 64, 256, 256]    # 64 Mi elements: 64 MiB of u8
+
+
+def case_to_numpy_u8_nhwc_16x64x256x256():
+    mem = _memory(DIMS_64, "nhwc", "u8")
+    mem.map_data()[:] = 1
+    return mem, mem.to_numpy, _copy_ref(mem.get_desc().get_size())
+
+
+def case_from_numpy_u8_nhwc_16x64x256x256():
+    mem = _memory(DIMS_64, "nhwc", "u8")
+    x = np.ones(DIMS_64, np.uint8)
+    return (mem, x), lambda: mem.from_numpy(x), _copy_ref(x.nbytes)
+
+
+def case_to_numpy_bf16_nhwc_16x64x256x256():
+    mem = _memory(DIMS_64, "nhwc", "bf16")
+    mem.map_data()[:] = 1
+    return mem, mem.to_numpy, _copy_ref(mem.get_desc().get_size())
+
+
+def case_to_numpy_s4_nchw_16x64x257x256():
+    mem = _memory([16, 64, 257, 256], "nchw", "s4")
+    mem.map_data()[:] = 0x77
+    return mem, mem.to_numpy, _copy_ref(16 * 64 * 256 * 257)
+
+
+def case_from_numpy_s4_nchw_16x64x257x256():
+    mem = _memory([16, 64, 257, 256], "nchw", "s4")
+    x = np.ones([16, 64, 257, 256], np.int8)
+    return (mem, x), lambda: mem.from_numpy(x), _copy_ref(x.nbytes)
+
+
+def case_to_numpy_u4_nhwc_16x64x256x257():
+    mem = _memory([16, 64, 256, 257], "nhwc", "u4")
+    mem.map_data()[:] = 0x77
+    return mem, mem.to_numpy, _copy_ref(16 * 64 * 256 * 257)
+
+
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
 
 

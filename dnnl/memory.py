@@ -7,6 +7,7 @@ ctypes pointer) or nothing (``DNNL_MEMORY_NONE``). Element access always adds
 the descriptor's ``offset0`` to the handle, as oneDNN does for sub-memory.
 """
 import ctypes
+import math
 
 import numpy as np
 
@@ -117,7 +118,7 @@ def _logical_values(arr, dt):
             arr.dtype.kind == "V" and arr.dtype.names is None and arr.dtype.itemsize <= 2):
         raise wrong_type("array holds %s values; from_numpy needs numbers" % arr.dtype)
     try:
-        values = arr.astype(_dtypes.numpy_dtype(dt))
+        values = arr.astype(_dtypes.numpy_dtype(dt), copy=False)   # no copy when it is
     except (TypeError, ValueError) as exc:
         raise wrong_type("array of %s cannot be cast to %s: %s"
                          % (arr.dtype, dt.name, exc)) from None
@@ -267,15 +268,15 @@ class memory:
         dt = md.data_type
         raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
         if dt in _dtypes.SUB_BYTE:
-            out = np.empty(md.dims, dtype=np.uint8)
-            nib, base = _unpack_nibbles(raw, md)
-            _copy_boxes(_offsets.logical_boxes(md), nib, base, out, to_logical=True)
-            if dt == data_type.s4:   # sign-extend the 4-bit codes in place
-                np.left_shift(out, 4, out=out)
-                out = out.view(np.int8)
-                np.right_shift(out, 4, out=out)
-                return out
-            return out.view(_dtypes.numpy_dtype(dt))
+            signed = dt == data_type.s4      # s4 codes are sign-extended to int8
+            out = np.empty(md.dims, dtype=np.int8 if signed else np.uint8)
+            if _row_major(md):              # nibble order is logical order
+                _check_nibbles(raw, md)
+                _offsets.unpack_nibbles(raw.ctypes.data, md.offset0, md.nelems,
+                                        out.ctypes.data, signed)
+            elif md.nelems:
+                _nibbles_to_logical(raw, md, out.view(np.uint8), signed)
+            return out if signed else out.view(_dtypes.numpy_dtype(dt))
         out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
         if md.nelems:
             _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
@@ -299,7 +300,12 @@ class memory:
         # Everything that can fail (the cast) happens before the first write.
         values = _logical_values(arr, dt)
         if dt in _dtypes.SUB_BYTE:
-            nib, base = _unpack_nibbles(raw, md)
+            if _row_major(md):
+                _check_nibbles(raw, md)
+                _offsets.pack_nibbles(values.ctypes.data, md.nelems, raw.ctypes.data,
+                                      md.offset0)
+                return
+            nib, base = _unpack_nibbles(raw, md, dense=_dense_nibbles(md))
             _zero_boxes(_offsets.padding_boxes(md), nib, base)
             _copy_boxes(_offsets.logical_boxes(md), nib, base, values.view(np.uint8),
                         to_logical=False)
@@ -417,7 +423,7 @@ def _interop_handle(handle):
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------
-def _copy_boxes(boxes, buf, base, arr, to_logical):
+def _copy_boxes(boxes, buf, base, arr, to_logical, threads=True):
     """Copy every box between the physical ``buf`` (element-addressed, its
     element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
     steps (runs by memcpy, transposes by tiles): the cost grows with the
@@ -437,9 +443,9 @@ def _copy_boxes(boxes, buf, base, arr, to_logical):
             raise invalid("a logical copy would leave the buffer")   # never: span_bytes
         phys, logical = pa + (offset - base) * esize, la + loff * esize
         if to_logical:
-            _offsets.copy_box(phys, logical, esize, steps)
+            _offsets.copy_box(phys, logical, esize, steps, threads)
         else:
-            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps], threads)
 
 
 def _box_view(buf, base, offset, axes, dtype):
@@ -456,22 +462,106 @@ def _zero_boxes(boxes, buf, base, dtype=np.dtype(np.uint8)):
         _box_view(buf, base, offset, axes, dtype)[...] = 0
 
 
-def _unpack_nibbles(raw, md):
-    """The bytes the layout reaches as one uint8 per nibble (low nibble first);
-    returns it with the nibble offset of its first entry."""
+def _row_major(md):
+    """True when the logical elements are consecutive from ``offset0``
+    (a dense plain layout in logical order, no padding)."""
+    if md.format_kind != format_kind.blocked or md.inner_blks or md.nelems == 0:
+        return False
+    expect = 1
+    for n, s in zip(reversed(md.dims), reversed(md.strides)):
+        if n != 1 and s != expect:
+            return False
+        expect *= n
+    return True
+
+
+def _check_nibbles(raw, md):
+    if (md.offset0 + md.nelems + 1) // 2 > raw.size:
+        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+
+
+def _dense_nibbles(md):
+    """True when every nibble of the bytes the layout reaches is an element
+    or padding position (nothing else to keep)."""
+    if not md.nelems:
+        return False
+    span = _offsets.max_offset(md) - md.offset0 + 1
+    return md.offset0 % 2 == 0 and span % 2 == 0 and span == math.prod(md.padded_dims)
+
+
+def _unpack_nibbles(raw, md, signed=False, dense=False):
+    """The bytes the layout reaches as one uint8 per nibble (low nibble first,
+    sign-extended when ``signed``); returns it with the nibble offset of its
+    first entry. ``dense``: every nibble will be overwritten, skip reading."""
     first = md.offset0 >> 1
     end = (_offsets.max_offset(md) >> 1) + 1 if md.nelems else first
-    packed = raw[first:end]
-    nib = np.empty(2 * packed.size, dtype=np.uint8)
-    np.bitwise_and(packed, 0xF, out=nib[0::2])
-    np.right_shift(packed, 4, out=nib[1::2])
+    if end > raw.size:
+        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+    nib = np.empty(2 * (end - first), dtype=np.uint8)
+    if not dense:
+        _offsets.unpack_nibbles(raw.ctypes.data, 2 * first, nib.size, nib.ctypes.data,
+                                signed)
     return nib, 2 * first
+
+
+#: nibbles unpacked at a time by a permuted or blocked 4-bit ``to_numpy``: the
+#: byte-per-nibble copy stays in cache between the unpacking and the copy
+_NIBBLE_CHUNK = 1 << 20
+
+
+def _span(offset, axes):
+    """(first, last) element offset a box reaches."""
+    lo = hi = offset
+    for dim_axes in axes:
+        for n, s in dim_axes:
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+    return lo, hi
+
+
+def _chunks(box, limit):
+    """``box`` as boxes that each reach at most ``limit`` offsets, cut along
+    the outermost axis of a dim (logical starts stay whole ranges)."""
+    offset, starts, shape, axes = box
+    lo, hi = _span(offset, axes)
+    cut = [d for d, dim_axes in enumerate(axes) if dim_axes and dim_axes[0][0] > 1]
+    if hi - lo < limit or not cut:
+        yield box
+        return
+    d = max(cut, key=lambda d: abs(axes[d][0][1]))
+    (n, stride), rest = axes[d][0], axes[d][1:]
+    inner = math.prod(m for m, _ in rest)
+    step = max(1, limit // max(1, abs(stride)))
+    for i in range(0, n, step):
+        k = min(step, n - i)
+        sub_axes = axes[:d] + (((k, stride),) + tuple(rest),) + axes[d + 1:]
+        sub = (offset + i * stride, starts[:d] + (starts[d] + i * inner,) + starts[d + 1:],
+               shape[:d] + (k * inner,) + shape[d + 1:], sub_axes)
+        yield from _chunks(sub, limit)
+
+
+def _nibbles_to_logical(raw, md, out, signed):
+    """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk,
+    through one reused byte-per-nibble buffer."""
+    tmp = None
+    for box in _offsets.logical_boxes(md):
+        for sub in _chunks(box, _NIBBLE_CHUNK):
+            lo, hi = _span(sub[0], sub[3])
+            first = lo & ~1
+            n = hi + 1 - first
+            if (hi >> 1) >= raw.size or lo < 0:
+                raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+            if tmp is None or tmp.size < n:
+                tmp = np.empty(max(n, min(_NIBBLE_CHUNK + 2, 2 * raw.size)), np.uint8)
+            _offsets.unpack_nibbles(raw.ctypes.data, first, n, tmp.ctypes.data, signed)
+            # one thread: a parallel region per cache-sized chunk costs more
+            # than it saves (the unpacking is one thread too)
+            _copy_boxes([sub], tmp, first, out, to_logical=True, threads=False)
 
 
 def _pack_nibbles(nib, raw, base):
     """Store ``_unpack_nibbles``' array back (values are masked to 4 bits)."""
-    lo, hi = nib[0::2], nib[1::2]
-    np.bitwise_and(lo, 0xF, out=lo)
-    np.left_shift(hi, 4, out=hi)
-    first = base >> 1
-    np.bitwise_or(lo, hi, out=raw[first:first + lo.size])
+    if nib.size:
+        _offsets.pack_nibbles(nib.ctypes.data, nib.size, raw.ctypes.data, base)

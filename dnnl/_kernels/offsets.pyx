@@ -28,6 +28,14 @@ from libc.string cimport memcpy
 
 from dnnl._kernels.threads cimport max_threads
 
+cdef extern from "offsets_kernels.h":
+    void dnnl_py_transpose8(const uint8_t* src, long long ss, uint8_t* dst,
+                            long long ds, long long na, long long nb) noexcept nogil
+    void dnnl_py_transpose16(const uint16_t* src, long long ss, uint16_t* dst,
+                             long long ds, long long na, long long nb) noexcept nogil
+    void dnnl_py_transpose32(const uint32_t* src, long long ss, uint32_t* dst,
+                             long long ds, long long na, long long nb) noexcept nogil
+
 cnp.import_array()
 
 
@@ -264,6 +272,7 @@ DEF RUN = 1 << 16   # elements per work item of a contiguous or strided run
 cdef struct Box:
     int nd               # axes, outermost first; the last (B) has the finest dst step
     int tile             # 1: axes nd-2 (A, finest src step) and nd-1 copied by tiles
+    int64_t tb           # positions of B per column of tiles (a cache line at least)
     int64_t nchunks      # work items per outer position: runs of B, or columns
                          # of tiles (TILE positions of B, all of A)
     int64_t n[MAXA]
@@ -294,8 +303,18 @@ cdef void _box_item(const elem_t* src, elem_t* dst, const Box* b, int64_t item) 
     cdef int64_t nA = b.n[last - 1], sA = b.s[last - 1], dA = b.d[last - 1]
     cdef const elem_t* sp
     cdef elem_t* dp
-    lo = c * TILE
-    hi = min(lo + TILE, nB)
+    lo = c * b.tb
+    hi = min(lo + b.tb, nB)
+    if dB == 1 and sA == 1:     # both sides contiguous: a transpose in registers
+        if elem_t is uint8_t:
+            dnnl_py_transpose8(src + so + lo * sB, sB, dst + do + lo, dA, nA, hi - lo)
+            return
+        elif elem_t is uint16_t:
+            dnnl_py_transpose16(src + so + lo * sB, sB, dst + do + lo, dA, nA, hi - lo)
+            return
+        elif elem_t is uint32_t:
+            dnnl_py_transpose32(src + so + lo * sB, sB, dst + do + lo, dA, nA, hi - lo)
+            return
     b0 = 0
     while b0 < nA:
         b1 = min(b0 + TILE, nA)
@@ -323,11 +342,12 @@ cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
             _box_item(src, dst, b, i)
 
 
-def copy_box(size_t src, size_t dst, int esize, axes):
+def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
     """Copy ``esize``-byte elements over one box: ``axes`` is
     ``[(size, src step, dst step)]`` (elements, any order) from the addresses
     of the first element. Runs go by memcpy, transposes by tiles; large boxes
-    use every thread. The caller guarantees the box lies in both buffers."""
+    use every thread (unless ``threads`` is False). The caller guarantees the
+    box lies in both buffers."""
     ax = sorted([a for a in axes if a[0] > 1], key=lambda a: (-abs(a[2]), -abs(a[1])))
     merged = []
     for n, s, d in ax:       # nested runs that are linear on both sides: one axis
@@ -356,10 +376,11 @@ def copy_box(size_t src, size_t dst, int esize, axes):
         b.n[i], b.s[i], b.d[i] = n, s, d
         if i < b.nd - 1 - b.tile:
             outer *= n
-    b.nchunks = ((b.n[last] + TILE - 1) // TILE if b.tile
+    b.tb = max(TILE, 64 // esize)
+    b.nchunks = ((b.n[last] + b.tb - 1) // b.tb if b.tile
                  else (b.n[last] + RUN - 1) // RUN)
     cdef int64_t nitems = outer * b.nchunks
-    cdef bint parallel = math.prod(n for n, _, _ in merged) >= RUN
+    cdef bint parallel = threads and math.prod(n for n, _, _ in merged) >= RUN
     with nogil:
         if esize == 1:
             _box_run(<const uint8_t*>src, <uint8_t*>dst, &b, nitems, parallel)
@@ -369,3 +390,53 @@ def copy_box(size_t src, size_t dst, int esize, axes):
             _box_run(<const uint32_t*>src, <uint32_t*>dst, &b, nitems, parallel)
         else:
             _box_run(<const uint64_t*>src, <uint64_t*>dst, &b, nitems, parallel)
+
+
+# -- 4-bit elements: two per byte, the low nibble first (oneDNN's packing) -------------
+def unpack_nibbles(size_t src, int64_t first, int64_t n, size_t dst, bint signed):
+    """``dst[j]`` = nibble ``first + j`` of the bytes at ``src``, one byte each,
+    sign-extended when ``signed`` (s4); one pass, two nibbles per step."""
+    cdef const uint8_t* s = <const uint8_t*>src
+    cdef uint8_t* d = <uint8_t*>dst
+    cdef uint16_t* w
+    cdef int64_t j = 0, i, m
+    cdef uint16_t x, ext = 0x1E if signed else 0    # 8 * 0x1E == 0xF0
+    if n <= 0:
+        return
+    with nogil:
+        if first & 1:
+            x = s[first >> 1] >> 4
+            d[0] = <uint8_t>(x | ((x & 8) * ext))
+            j = 1
+        s += (first + j) >> 1
+        m = (n - j) >> 1
+        w = <uint16_t*>(d + j)
+        for i in range(m):
+            x = s[i]
+            x = (x & 15) | ((x & 0xF0) << 4)
+            w[i] = x | ((x & 0x0808) * ext)
+        if (n - j) & 1:
+            x = s[m] & 15
+            d[n - 1] = <uint8_t>(x | ((x & 8) * ext))
+
+
+def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):
+    """Nibbles ``first .. first + n - 1`` of the bytes at ``dst`` = the low
+    four bits of ``src[0 .. n - 1]``; the other nibbles keep their values."""
+    cdef const uint8_t* s = <const uint8_t*>src
+    cdef uint8_t* d = <uint8_t*>dst
+    cdef const uint16_t* w
+    cdef int64_t j = 0, i, m
+    if n <= 0:
+        return
+    with nogil:
+        if first & 1:
+            d[first >> 1] = (d[first >> 1] & 15) | <uint8_t>(s[0] << 4)
+            j = 1
+        d += (first + j) >> 1
+        m = (n - j) >> 1
+        w = <const uint16_t*>(s + j)
+        for i in range(m):
+            d[i] = <uint8_t>((w[i] & 15) | ((w[i] >> 4) & 0xF0))
+        if (n - j) & 1:
+            d[m] = (d[m] & 0xF0) | (s[n - 1] & 15)

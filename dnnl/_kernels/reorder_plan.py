@@ -1,9 +1,21 @@
-"""Reorder plans: loop order, collapsed offset tables and padding for one
+"""Reorder plans: loop order, per-loop offset steps and padding for one
 (src md, dst md, attribute masks) combination, built once per primitive (or
 per runtime shape) and handed to the kernel's typed ``Plan``.
 
+Everything is derived from the blocking, so the cost of a plan does not grow
+with the dims: the offset of a logical index along one dim, in each index
+space (src, dst, and the scale / zero-point indices), is a sum of linear
+pieces ``digit * stride`` (``offsets.levels``). Splitting the dim at every
+unit where some space changes piece turns it into sub-dims that are each
+linear in every space: a loop with an int step per space, no table. Only a
+dim that cannot be split exactly (a block that does not divide it) gets
+tables, and only for the spaces that are not linear on it.
+
 This is layout bookkeeping only; the arithmetic lives in ``reorder.pyx``.
 """
+import itertools
+import math
+
 import numpy as np
 
 from dnnl import _dtypes
@@ -11,149 +23,204 @@ from dnnl._kernels import offsets as _offsets
 
 #: tensors with at least this many elements run on every thread
 PARALLEL_MIN_ELEMS = 1 << 15
+#: a dim that cannot be split is tabulated up to this size, else peeled
+TABLE_MAX = 4096
+#: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
+SHORT_RUN, LONG_RUN = 16, 256
 
 
-def _quant_table(entry, dims, d):
-    """Index of the scale / zero point each position of dim ``d`` uses."""
-    qdims = entry.md_dims(dims)
+def _quant_levels(entry, dims, d):
+    """``offsets.levels`` of the scale / zero-point index along dim ``d``:
+    ``i // group * stride`` (stride 0 when the mask leaves ``d`` out)."""
     if not (entry.mask >> d) & 1:
-        return np.zeros(dims[d], dtype=np.int64)
-    stride = int(np.prod(qdims[d + 1:], dtype=np.int64))
+        return [(0, 1, 0)]
+    stride = math.prod(entry.md_dims(dims)[d + 1:])
     nd = len(dims)
     group = entry.groups[d - (nd - 2)] if entry.groups and d >= nd - 2 else 1
-    return np.arange(dims[d], dtype=np.int64) // group * stride
+    return [(0, group, stride), (group, 1, 0)] if group > 1 else [(0, 1, stride)]
 
 
-def _step(t):
-    """The step of a linear table (``t[i] == t[0] + i*step``), else None."""
-    if t.size < 2:
-        return 0
-    step = int(t[1] - t[0])
-    return step if (t == t[0] + step * np.arange(t.size)).all() else None
+def _level_of(lv, unit, n):
+    """The step of ``j -> f(j * unit)`` for ``0 <= j < n`` when one level of
+    ``lv`` holds that whole range (else None)."""
+    for radix, lunit, stride in lv:
+        if lunit <= unit and unit % lunit == 0 and (radix == 0 or radix * lunit >= unit * n):
+            return int(stride * (unit // lunit))
+    return None
 
 
-def _block_units(md, d):
-    """Index units at which ``md`` splits logical dim ``d`` (innermost first)."""
-    units, u = [], 1
-    for blk, idx in reversed(list(zip(md.inner_blks, md.inner_idxs))):
-        if idx == d:
-            u *= blk
-            units.append(u)
-    return units
+def _table(lv, n):
+    """``f(i)`` for ``0 <= i < n``: a dim that is not linear in this space."""
+    i = np.arange(n, dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
+    for radix, unit, stride in lv:
+        if stride:
+            out += (i // unit % radix if radix else i // unit) * stride
+    return out
 
 
-def _split_dim(size, units, tables):
-    """Split one logical dim into sub-dims at ``units`` when every index space
-    is separable there: returns [(sub size, [sub table per kind])] or None."""
-    units = sorted(set(units))
-    if not units or size % units[-1] or any(b % a for a, b in zip(units, units[1:])):
-        return None
-    bounds = units[::-1] + [1]          # outermost unit first
-    sizes = [size // units[-1]] + [bounds[i] // bounds[i + 1] for i in range(len(units))]
-    subs = []
-    for n, unit in zip(sizes, bounds):
-        subs.append((n, [None if t is None else t[np.arange(n) * unit] - t[0]
-                         for t in tables]))
-    for k, t in enumerate(tables):      # separability, checked on the full range
-        if t is None:
-            continue
-        total = np.zeros(1, dtype=np.int64) + t[0]
-        for n, tabs in subs:
-            total = (total[:, None] + tabs[k][None, :]).reshape(-1)
-        if not np.array_equal(total, t):
+def _linear(lv, n):
+    """The step of ``f`` on ``[0, n)`` when it is linear there, else None:
+    each active level nests exactly in the one outside it."""
+    active = [level for level in lv if level[1] < n]
+    for (_, _, outer), (radix, _, inner) in zip(active, active[1:]):
+        if outer != inner * radix:
             return None
-    subs[0] = (subs[0][0], [None if t is None else sub + t[0]
-                            for t, sub in zip(tables, subs[0][1])])
+    return int(active[-1][2]) if active else 0
+
+
+def _split(n, lvs):
+    """Dim of size ``n`` as sub-dims ``(size, [step per space])``, outermost
+    first, each linear in every space; None when no exact split exists."""
+    units = sorted({unit for lv in lvs if lv is not None for _, unit, _ in lv if 1 < unit < n})
+    if any(b % a for a, b in zip(units, units[1:])) or (units and n % units[-1]):
+        return None
+    bounds = [n] + units[::-1] + [1]
+    subs = []
+    for outer, unit in zip(bounds, bounds[1:]):
+        size = outer // unit
+        steps = [None if lv is None else _level_of(lv, unit, size) for lv in lvs]
+        if any(lv is not None and s is None for lv, s in zip(lvs, steps)):
+            return None     # never for a blocking: every unit is a level boundary
+        subs.append((size, steps))
     return subs
 
 
+def _granularity(entry, size):
+    if isinstance(entry, int):
+        return abs(entry)
+    return abs(int(entry[1] - entry[0])) if size > 1 else 0
+
+
 def build_plan(src_md, dst_md, quant, convert, generic=False):
-    """Loop order, collapsed per-dim tables and padding offsets for a reorder.
+    """Loop order, per-loop steps (or small tables) and padding for a reorder.
 
     ``quant``: ``(entry or None)`` for src scales, dst scales, src zp, dst zp.
-    Blocked dims are split into their blocks where the split is exact, so most
-    layout pairs become a strided walk; each loop dim of each index space is
-    then a table, or just a step when linear (contiguous runs merge without
-    materialising any table). A 4-byte copy whose last two loop dims form a
-    transpose runs as cache tiles. ``generic=True`` turns every optimisation
-    off (one table per logical dim, element by element), to test them against.
+    Each dim is split where some index space changes linear piece, so most
+    layout pairs become a strided walk whose loops are int steps; nested
+    linear loops then merge into longer runs. A 4-byte copy whose last two
+    loop dims form a transpose runs as cache tiles. ``generic=True`` turns
+    every optimisation off (one table per logical dim and space, element by
+    element), to test them against.
     """
     dims = src_md.dims
-    nd = len(dims)
+    mds = (src_md, dst_md)
+    used = [0, 1] + [2 + k for k, e in enumerate(quant) if e is not None]
 
-    def split(tables):
-        table, starts, sizes = tables
-        return [table[s:s + n] for s, n in zip(starts, sizes)]
+    def levels(k, d):
+        if k < 2:
+            return _offsets.levels(mds[k], d)
+        return _quant_levels(quant[k - 2], dims, d)
 
-    per_kind = [split(_offsets.dim_tables(src_md)), split(_offsets.dim_tables(dst_md))]
-    per_kind += [None if e is None else [_quant_table(e, dims, d) for d in range(nd)]
-                 for e in quant]
-    used = [k for k in range(6) if per_kind[k] is not None]
-    consts = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
-    # Virtual dims: (size, [table per kind]); blocked dims split where exact.
-    vdims = []
-    for d in range(nd):
-        tables = [None if t is None else t[d] for t in per_kind]
-        subs = _split_dim(dims[d], _block_units(src_md, d) + _block_units(dst_md, d),
-                          tables) if dims[d] > 1 and not generic else None
-        vdims += subs if subs else [(dims[d], tables)]
+    lvs = [[levels(k, d) if k in used else None for k in range(6)] for d in range(len(dims))]
+    # A large dim that its blocks do not divide is run as two ranges (whole
+    # blocks, then the rest) rather than tabulated.
+    pieces = []
+    for n, lv in zip(dims, lvs):
+        n0 = _peel(n, lv) if not generic else None
+        pieces.append([(0, n)] if n0 is None else [(0, n0), (n0, n)])
+    parallel = src_md.nelems >= PARALLEL_MIN_ELEMS \
+        and dst_md.data_type not in _dtypes.SUB_BYTE
+    plans = [_range_plan(mds, lvs, used, ranges, convert, generic, parallel,
+                         _pad_boxes(dst_md) if i == 0 else [])
+             for i, ranges in enumerate(itertools.product(*pieces))]
+    return plans[0] if len(plans) == 1 else Plans(plans)
 
-    def granularity(t):
-        return abs(int(t[1] - t[0])) if t.size > 1 else 0
 
-    # Walk in the destination's order: innermost = finest dst granularity.
-    vdims.sort(key=lambda v: (v[0] > 1, granularity(v[1][1]), granularity(v[1][0])),
-               reverse=True)
-    loop = []   # [size, {kind: table or int step}], outermost first
-    for size, tables in vdims:
-        if size == 1:   # unit dims only shift the origin
-            for k in used:
-                consts[k] += int(tables[k][0])
-            continue
-        entry = {}
+def _peel(n, lv):
+    """Where to cut a dim of size ``n`` whose blocks do not divide it, when a
+    table over it would be large: the end of the whole blocks (else None)."""
+    if n <= TABLE_MAX or _split(n, lv) is not None:
+        return None
+    units = [unit for lvl in lv if lvl is not None for _, unit, _ in lvl if 1 < unit < n]
+    n0 = n - n % max(units) if units else 0
+    return n0 if 0 < n0 < n and _split(n0, lv) is not None else None
+
+
+class Plans:
+    """Several plans run one after the other (the ranges of a peeled dim)."""
+
+    def __init__(self, plans):
+        self.plans = plans
+        self.path = plans[0].path
+        self.nitems = sum(p.nitems for p in plans)
+        self.pad_boxes = plans[0].pad_boxes
+        self.table_bytes = sum(p.table_bytes for p in plans)
+
+    def run(self, *args):
+        for p in self.plans:
+            p.run(*args)
+
+
+def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
+    """The plan of the block ``ranges`` (``[(lo, hi)]`` per dim) of a reorder."""
+    src_md, dst_md = mds
+    origins = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
+    for (lo, _), lv in zip(ranges, lvs):   # lo starts whole blocks: f(lo + i) = f(lo) + f(i)
         for k in used:
-            t = tables[k]
-            step = None if generic else _step(t)
-            entry[k] = t if step is None else step
-            if step is not None:
-                consts[k] += int(t[0])
+            origins[k] += _offsets.dim_offset(lv[k], lo) if lo else 0
+    # Virtual dims: (size, [int step, table or None per space]), outermost first.
+    vdims = []
+    for (lo, hi), lv in zip(ranges, lvs):
+        n = hi - lo
+        if n <= 1:
+            continue        # f(0) == 0: a unit dim adds nothing
+        subs = None if generic else _split(n, lv)
+        if subs is None:
+            steps = [None if space is None else None if generic else _linear(space, n)
+                     for space in lv]
+            subs = [(n, [s if s is not None or space is None else _table(space, n)
+                         for space, s in zip(lv, steps)])]
+        vdims += subs
+    # Walk in the destination's order: innermost = finest dst granularity.
+    vdims.sort(key=lambda v: (v[0] > 1, _granularity(v[1][1], v[0]),
+                              _granularity(v[1][0], v[0])), reverse=True)
+    loop = []   # [size, [step or table per space]], outermost first
+    for size, entry in vdims:
+        if size == 1:
+            continue
         if loop and all(isinstance(loop[-1][1][k], int) and isinstance(entry[k], int)
                         and loop[-1][1][k] == entry[k] * size for k in used):
-            loop[-1][0] *= size          # nested linear ranges: one longer run
-            loop[-1][1] = entry
+            loop[-1] = [loop[-1][0] * size, entry]   # nested linear ranges: one run
             continue
         loop.append([size, entry])
+    if not generic and len(loop) >= 2 and loop[-1][0] < SHORT_RUN:
+        # A short innermost run costs a work item each: run along the longest
+        # loop that is a step in every space instead (strided, but long).
+        long_ = [i for i, (n, e) in enumerate(loop[:-1]) if n >= LONG_RUN
+                 and all(isinstance(e[k], int) for k in used)]
+        if long_:
+            loop.append(loop.pop(max(long_, key=lambda i: loop[i][0])))
     tile = None
-    if not convert and _dtypes.size(src_md.data_type) == 4 and len(loop) >= 2:
+    if not convert and not generic and _dtypes.size(src_md.data_type) == 4 \
+            and len(loop) >= 2:
         (na, a), (nb, b) = loop[-2], loop[-1]
         steps = (a[0], b[1], b[0], a[1])   # src on A, dst on B, src on B, dst on A
         if all(isinstance(t, int) for t in steps) and steps[:2] == (1, 1) \
                 and na >= 4 and nb >= 4:
             tile = (b[0], a[1])
     while len(loop) < (3 if tile else 2):
-        loop.insert(0, [1, {k: 0 for k in used}])
+        loop.insert(0, [1, [0] * 6])
     sizes = [size for size, _ in loop]
-    tables, linear = [None] * 6, [None] * 6
-    for k in used:
-        tabs = []
-        for i, (size, entry) in enumerate(loop):
-            t = entry[k]
-            last = i == len(loop) - 1
-            if isinstance(t, int):
-                tabs.append(None if last else np.arange(size, dtype=np.int64) * t)
-                if last:
-                    linear[k] = t
-            else:
-                tabs.append(t)
-        if tabs[0] is None:     # a single linear run: the origin goes first
-            tabs[0] = np.zeros(1, dtype=np.int64)
-        tabs[0] = tabs[0] + consts[k]
-        tables[k] = tabs
-    ddt = dst_md.data_type
+    tables = [[entry[k] for _, entry in loop] if k in used else None for k in range(6)]
     esize = 0 if src_md.data_type in _dtypes.SUB_BYTE else _dtypes.size(src_md.data_type)
-    pad = _offsets.padding_offsets(dst_md)
-    parallel = src_md.nelems >= PARALLEL_MIN_ELEMS and ddt not in _dtypes.SUB_BYTE
     from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
-    return Plan(sizes=sizes, tables=tables, linear=linear, convert=convert, esize=esize,
-                src_dt=int(src_md.data_type), dst_dt=int(ddt), pad_offsets=pad,
-                parallel=parallel, tile=tile, fused=not generic)
+    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
+                src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
+                pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic)
+
+
+def _pad_boxes(md):
+    """The padding of ``md`` as strided boxes ``(offset, [(size, stride)])``
+    (elements, nested linear axes merged): zeroing them costs no table."""
+    out = []
+    for offset, _, _, axes in _offsets.padding_boxes(md):
+        merged = []
+        for n, s in sorted((ax for dim_axes in axes for ax in dim_axes if ax[0] > 1),
+                           key=lambda ax: -abs(ax[1])):
+            if merged and merged[-1][1] == s * n:
+                merged[-1] = (merged[-1][0] * n, s)
+            else:
+                merged.append((n, s))
+        out.append((offset, merged))
+    return out

@@ -1,0 +1,147 @@
+/* Transposes of 1-, 2- and 4-byte elements for logical copies (offsets.pyx): SSE2 is part of
+   the x86-64 baseline, so these need no run-time dispatch. */
+#ifndef DNNL_PY_OFFSETS_KERNELS_H
+#define DNNL_PY_OFFSETS_KERNELS_H
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define LD(p) _mm_loadu_si128((const __m128i *)(p))
+#define ST(p, v) _mm_storeu_si128((__m128i *)(p), v)
+
+#if defined(__SSE2__)
+/* One 16x16 block of bytes: d[a*ds + b] = s[a + b*ss], in registers
+   (unpacks of 8, 16, 32 and 64 bits). */
+static inline void dnnl_py_block8(const uint8_t *s, long long ss, uint8_t *d,
+                                  long long ds) {
+    __m128i r[16], x[16], y[16];
+    int k, g;
+    for (k = 0; k < 16; ++k)
+        r[k] = LD(s + k * ss);
+    for (k = 0; k < 8; ++k) {      /* columns 0-7 | 8-15, rows 2k, 2k+1 */
+        x[k] = _mm_unpacklo_epi8(r[2 * k], r[2 * k + 1]);
+        x[k + 8] = _mm_unpackhi_epi8(r[2 * k], r[2 * k + 1]);
+    }
+    for (k = 0; k < 4; ++k) {      /* column groups of 4, rows 4k..4k+3 */
+        y[k] = _mm_unpacklo_epi16(x[2 * k], x[2 * k + 1]);
+        y[k + 4] = _mm_unpackhi_epi16(x[2 * k], x[2 * k + 1]);
+        y[k + 8] = _mm_unpacklo_epi16(x[8 + 2 * k], x[9 + 2 * k]);
+        y[k + 12] = _mm_unpackhi_epi16(x[8 + 2 * k], x[9 + 2 * k]);
+    }
+    for (g = 0; g < 16; g += 4) {   /* pairs of columns, rows 0-7 | 8-15 */
+        x[g] = _mm_unpacklo_epi32(y[g], y[g + 1]);
+        x[g + 1] = _mm_unpackhi_epi32(y[g], y[g + 1]);
+        x[g + 2] = _mm_unpacklo_epi32(y[g + 2], y[g + 3]);
+        x[g + 3] = _mm_unpackhi_epi32(y[g + 2], y[g + 3]);
+    }
+    for (g = 0; g < 16; g += 4) {   /* whole columns */
+        ST(d + g * ds, _mm_unpacklo_epi64(x[g], x[g + 2]));
+        ST(d + (g + 1) * ds, _mm_unpackhi_epi64(x[g], x[g + 2]));
+        ST(d + (g + 2) * ds, _mm_unpacklo_epi64(x[g + 1], x[g + 3]));
+        ST(d + (g + 3) * ds, _mm_unpackhi_epi64(x[g + 1], x[g + 3]));
+    }
+}
+
+/* One 8x8 block of 2-byte elements (unpacks of 16, 32 and 64 bits). */
+static inline void dnnl_py_block16(const uint16_t *s, long long ss, uint16_t *d,
+                                   long long ds) {
+    __m128i r[8], x[8], y[8];
+    int k, g;
+    for (k = 0; k < 8; ++k)
+        r[k] = LD(s + k * ss);
+    for (k = 0; k < 4; ++k) {      /* columns 0-3 | 4-7, rows 2k, 2k+1 */
+        x[k] = _mm_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        x[k + 4] = _mm_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    for (g = 0; g < 8; g += 4) {    /* pairs of columns, rows 0-3 | 4-7 */
+        y[g] = _mm_unpacklo_epi32(x[g], x[g + 1]);
+        y[g + 1] = _mm_unpackhi_epi32(x[g], x[g + 1]);
+        y[g + 2] = _mm_unpacklo_epi32(x[g + 2], x[g + 3]);
+        y[g + 3] = _mm_unpackhi_epi32(x[g + 2], x[g + 3]);
+    }
+    for (g = 0; g < 8; g += 4) {    /* whole columns */
+        ST(d + g * ds, _mm_unpacklo_epi64(y[g], y[g + 2]));
+        ST(d + (g + 1) * ds, _mm_unpackhi_epi64(y[g], y[g + 2]));
+        ST(d + (g + 2) * ds, _mm_unpacklo_epi64(y[g + 1], y[g + 3]));
+        ST(d + (g + 3) * ds, _mm_unpackhi_epi64(y[g + 1], y[g + 3]));
+    }
+}
+
+/* One 4x4 block of 4-byte elements (shuffles move bits: NaN payloads kept). */
+static inline void dnnl_py_block32(const uint32_t *s, long long ss, uint32_t *d,
+                                   long long ds) {
+    __m128 r0 = _mm_loadu_ps((const float *)s);
+    __m128 r1 = _mm_loadu_ps((const float *)(s + ss));
+    __m128 r2 = _mm_loadu_ps((const float *)(s + 2 * ss));
+    __m128 r3 = _mm_loadu_ps((const float *)(s + 3 * ss));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps((float *)d, r0);
+    _mm_storeu_ps((float *)(d + ds), r1);
+    _mm_storeu_ps((float *)(d + 2 * ds), r2);
+    _mm_storeu_ps((float *)(d + 3 * ds), r3);
+}
+#else
+#define SCALAR_BLOCK(NAME, T, V)                                                 \
+static inline void NAME(const T *s, long long ss, T *d, long long ds) {          \
+    for (int a = 0; a < V; ++a)                                                  \
+        for (int b = 0; b < V; ++b)                                              \
+            d[a * ds + b] = s[a + b * ss];                                       \
+}
+SCALAR_BLOCK(dnnl_py_block8, uint8_t, 16)
+SCALAR_BLOCK(dnnl_py_block16, uint16_t, 8)
+SCALAR_BLOCK(dnnl_py_block32, uint32_t, 4)
+#undef SCALAR_BLOCK
+#endif
+
+static inline void prefetch(const void *p) {
+#if defined(__SSE2__)
+    _mm_prefetch((const char *)p, _MM_HINT_T0);
+#endif
+}
+
+/* dst[a*ds + b] = src[a + b*ss] for a < na, b < nb: blocks of V x V (V
+   elements in 16 bytes) in registers, the edges element by element.
+   Tiles of 64 x 64 bytes go through two local buffers, so that every source
+   and destination cache line is read or written whole at once, even when
+   the rows are a large power of two apart (they share a cache set). */
+#define TRANSPOSE(NAME, T, BLOCK)                                                \
+static void NAME(const T *src, long long ss, T *dst, long long ds,               \
+                 long long na, long long nb) {                                   \
+    enum { V = 16 / sizeof(T), L = 64 / sizeof(T) };                             \
+    T in[L * L] __attribute__((aligned(64)));                                    \
+    T out[L * L] __attribute__((aligned(64)));                                   \
+    long long A = na - na % L, B = nb - nb % L, a, b, a0, b0, k;                 \
+    for (a0 = 0; a0 < A; a0 += L)                                                \
+        for (b0 = 0; b0 < B; b0 += L) {                                          \
+            for (k = 0; k < L; ++k) {                                            \
+                memcpy(in + k * L, src + a0 + (b0 + k) * ss, 64);                \
+                if (a0 + 2 * L < A)  /* rows far apart: too many streams */      \
+                    prefetch(src + a0 + 2 * L + (b0 + k) * ss);                  \
+            }                                                                    \
+            for (a = 0; a < L; a += V)                                           \
+                for (b = 0; b < L; b += V)                                       \
+                    BLOCK(in + a + b * L, L, out + a * L + b, L);                \
+            for (k = 0; k < L; ++k)                                              \
+                memcpy(dst + (a0 + k) * ds + b0, out + k * L, 64);               \
+        }                                                                        \
+    for (a = 0; a < na; a += V) {  /* the rest: a >= A, or a < A and b >= B */ \
+        long long m = na - a < V ? na - a : V;                                   \
+        b = a < A ? B : 0;                                                       \
+        if (m == V)                                                              \
+            for (; b + V <= nb; b += V)                                          \
+                BLOCK(src + a + b * ss, ss, dst + a * ds + b, ds);               \
+        for (a0 = a; a0 < a + m; ++a0)                                           \
+            for (b0 = b; b0 < nb; ++b0)                                          \
+                dst[a0 * ds + b0] = src[a0 + b0 * ss];                           \
+    }                                                                            \
+}
+TRANSPOSE(dnnl_py_transpose8, uint8_t, dnnl_py_block8)
+TRANSPOSE(dnnl_py_transpose16, uint16_t, dnnl_py_block16)
+TRANSPOSE(dnnl_py_transpose32, uint32_t, dnnl_py_block32)
+#undef TRANSPOSE
+
+#undef LD
+#undef ST
+#endif
