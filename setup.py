@@ -175,6 +175,8 @@ def extensions():
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
     mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
+    # C headers the kernels include: an edit to one rebuilds them
+    headers = sorted("dnnl/_kernels/" + fn for fn in os.listdir(kdir) if fn.endswith(".h"))
     for fn in sorted(os.listdir(kdir)):
         if fn.endswith(".pyx"):
             mods.append(("dnnl._kernels." + fn[:-4], "dnnl/_kernels/" + fn))
@@ -183,7 +185,7 @@ def extensions():
     exts = [Extension(name, [src], include_dirs=include,
                       extra_compile_args=((["-O0"] + cflags) if name == "dnnl._constants"
                                           else base_args + march),
-                      extra_link_args=omp + lflags, define_macros=macros)
+                      extra_link_args=omp + lflags, define_macros=macros, depends=headers)
             for name, src in mods]
     exts = cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
                      compiler_directives={"boundscheck": False, "wraparound": False,
@@ -202,7 +204,8 @@ def extensions():
             exts.append(Extension("dnnl._kernels.%s.%s" % (level, short), [c_copy],
                                   include_dirs=include,
                                   extra_compile_args=base_args + flags,
-                                  extra_link_args=omp + lflags, define_macros=macros))
+                                  extra_link_args=omp + lflags, define_macros=macros,
+                                  depends=headers))
     return exts
 
 
