@@ -66,6 +66,11 @@ cdef extern from "resampling_kernels.h":
     void rs_acc2(float* acc, const float* r, float wh, float ww, int64_t n) noexcept nogil
     void rs_acc3(float* acc, const float* r, float wd, float wh, float ww,
                  int64_t n) noexcept nogil
+    void rs_taps(float* acc, const float* g, int ng, const int* gs, const int64_t* dho,
+                 const float* dhd, const float* dhh, int nkw, const int64_t* wb,
+                 const int64_t* wo, const float* wwt, int nm, int64_t n) noexcept nogil
+    void rs_dupc(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
+                 int64_t npix) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
     void rs_dup2(float* o, const float* r, int64_t n) noexcept nogil
     void rs_gather1(float* o, const float* r, const int64_t* i0, const int64_t* i1,
@@ -145,6 +150,9 @@ cdef struct Bwd:
     const int64_t* re[6]
     const float* wt[6]     # weight per output index
     const int64_t* ident   # 0, 1, 2, ... (decoded-row indices)
+    const int64_t* wlb     # channel runs: per iw, the W taps [wlb[3iw + kw], wlb[3iw + kw + 1])
+    const int64_t* wlo     #   of role kw: their diff_dst offsets
+    const float* wlw       #   and weights
     int64_t nruns
     const int64_t* run_c0
     const int64_t* run_len
@@ -458,6 +466,32 @@ cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
 
 
 # ------------------------------------------------------------- backward
+DEF MAXTAPS = 128
+
+
+cdef int _bwd_dh_taps(const Bwd* p, int64_t n, int64_t id_, int64_t ih, int* gs,
+                     int64_t* off, float* wd, float* wh) noexcept nogil:
+    """The (d, h) part of the taps of diff_src row (n, id, ih): per role pair
+    (kd, kh) its entries [gs[g], gs[g + 1]) of (diff_dst row offset, wd, wh).
+    The number of pairs, or -1 when there are more than MAXTAPS entries."""
+    cdef int kd, kh, ng = 0, nj = 0
+    cdef int64_t od, oh
+    for kd in range(p.nroles[0]):
+        for kh in range(p.nroles[1]):
+            gs[ng] = nj
+            ng += 1
+            for od in range(p.rs[kd][id_], p.re[kd][id_]):
+                for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
+                    if nj == MAXTAPS:
+                        return -1
+                    off[nj] = p.gN[n] + p.gS[0][od] + p.gS[1][oh]
+                    wd[nj] = p.wt[kd][od]
+                    wh[nj] = p.wt[2 + kh][oh]
+                    nj += 1
+    gs[ng] = nj
+    return ng
+
+
 cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t rest = item
     cdef int64_t ih = _axis(&rest, p.IH)
@@ -467,9 +501,15 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef float* buf = scratch + p.L
     cdef const float* row
     cdef int64_t iw, r, c0, L, i, od, oh, ow, dbase, goff
-    cdef int kd, kh, kw
+    cdef int kd, kh, kw, nt
+    cdef int nm = p.k if p.linear else 0
     cdef float wd, wh, ww, v
     cdef bint direct, gdirect
+    cdef int64_t dho[MAXTAPS]
+    cdef float dhd[MAXTAPS]
+    cdef float dhh[MAXTAPS]
+    cdef int gs[5]
+    cdef int ng = _bwd_dh_taps(p, n, id_, ih, gs, dho, dhd, dhh)
     for iw in range(p.IW):
         dbase = p.dN[n] + p.dS[0][id_] + p.dS[1][ih] + p.dS[2][iw]
         for r in range(p.nruns):
@@ -477,8 +517,15 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
             L = p.run_len[r]
             direct = p.run_dunit[r] and p.sdt == dnnl_f32
             acc = (<float*>p.ds) + dbase + p.dC[c0] if direct else scratch
-            memset(acc, 0, <size_t>L * 4)
             gdirect = p.run_gunit[r] and p.gdt == dnnl_f32
+            if gdirect and ng >= 0:
+                # f32 unit-stride rows: every tap at once, sums in registers
+                rs_taps(acc, (<const float*>p.dd) + p.gC[c0], ng, gs, dho, dhd, dhh,
+                        p.nroles[2], p.wlb + 3 * iw, p.wlo, p.wlw, nm, L)
+                if not direct:
+                    _store_row(p.ds, dbase, p.dC + c0, p.run_dunit[r], L, p.sdt, acc)
+                continue
+            memset(acc, 0, <size_t>L * 4)
             for kd in range(p.nroles[0]):
                 for kh in range(p.nroles[1]):
                     for kw in range(p.nroles[2]):
@@ -692,6 +739,25 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
         _fwd_c_item(p, item, scratch)
     else:
         _fwd_w_item(p, item, scratch)
+
+
+def _w_taps(d):
+    """The W part of the backward taps of every diff_src column iw, in the
+    gather's order (role kw, then ow): bounds ``wb[iw, kw]`` (3 per iw, the
+    last one the end), diff_dst W offsets and weights."""
+    nkw = d.nroles[2]
+    lo = np.stack([np.asarray(d.rs[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
+    hi = np.stack([np.asarray(d.re[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
+    cnt = np.maximum(hi - lo, 0).ravel()
+    ends = np.cumsum(cnt)
+    starts = ends - cnt
+    wb = np.zeros((d.IW, 3), np.int64)
+    wb[:, :nkw] = starts.reshape(d.IW, nkw)
+    wb[:, nkw] = ends.reshape(d.IW, nkw)[:, -1] if d.IW else 0
+    ow = np.repeat(lo.ravel() - starts, cnt) + np.arange(int(ends[-1]) if cnt.size else 0)
+    kw = np.repeat(np.tile(np.arange(nkw), d.IW), cnt)
+    wt = np.stack([np.asarray(d.wt[4 + k], np.float32) for k in range(nkw)])
+    return wb, np.asarray(d.gS[2], np.int64)[ow], wt[kw, ow]
 
 
 cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
@@ -937,6 +1003,9 @@ cdef class BwdPlan(_Tables):
             p.re[j] = self.i64(d.re[j])
             p.wt[j] = self.f32(d.wt[j])
         p.ident = self.i64(np.arange(max(p.OW, 1)))
+        if p.inner == 0:
+            wb, wo, ww = _w_taps(d)
+            p.wlb, p.wlo, p.wlw = self.i64(wb), self.i64(wo), self.f32(ww)
         p.dW_unit = d.dW_unit
         p.L = d.L
         if p.inner == 0:

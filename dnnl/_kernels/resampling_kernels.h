@@ -80,6 +80,92 @@ static inline void rs_acc3(float* __restrict acc, const float* __restrict r, flo
         float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
     }
 }
+/* Backward, channel runs: acc[i] = the sum, in the gather's order (d-tap,
+   h-tap, w-tap, od, oh, ow) and starting from +0, of the terms
+   g[off + i] * weights. The (d, h) part of the taps comes per role pair q as
+   the entries [gs[q], gs[q + 1]) of (row offset dho, wd, wh), the w part per
+   role kw as the entries [wb[kw], wb[kw + 1]) of (offset wo, ww). A term is
+   the bare value (nm 0, nearest) or times ww (nm 1), wh then ww (2), wd, wh,
+   then ww (3): ref:any's operations. The sums of a block of channels stay in
+   registers over all the taps. */
+typedef float rs_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+#define RS_TERM(s, x)                                                               \
+    do {                                                                            \
+        if (nm == 0) s = s + (x);                                                   \
+        else if (nm == 1) s = s + (x) * ww;                                         \
+        else if (nm == 2) { __typeof__(s) v_ = (x) * wh; s = s + v_ * ww; }         \
+        else { __typeof__(s) v_ = (x) * wd; v_ = v_ * wh; s = s + v_ * ww; }        \
+    } while (0)
+#define RS_TAPS_LOOP(BODY)                                                          \
+    for (int q = 0; q < ng; q++)                                                    \
+        for (int kw = 0; kw < nkw; kw++)                                            \
+            for (int j = gs[q]; j < gs[q + 1]; j++) {                               \
+                float wd = dhd[j], wh = dhh[j];                                     \
+                for (int64_t e = wb[kw]; e < wb[kw + 1]; e++) {                     \
+                    const float* r = g + dho[j] + wo[e] + c;                        \
+                    float ww = wwt[e];                                              \
+                    (void)wd; (void)wh; (void)ww;                                   \
+                    BODY;                                                           \
+                }                                                                   \
+            }
+static inline __attribute__((always_inline)) void rs_taps_m(
+        float* __restrict acc, const float* __restrict g, int ng, const int* __restrict gs,
+        const int64_t* __restrict dho, const float* __restrict dhd,
+        const float* __restrict dhh, int nkw, const int64_t* __restrict wb,
+        const int64_t* __restrict wo, const float* __restrict wwt, int nm, int64_t n) {
+    int64_t c = 0;
+    for (; c + 32 <= n; c += 32) {      /* 4 vectors of sums */
+        rs_v8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+        RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r); RS_TERM(s1, *(const rs_v8*)(r + 8));
+                     RS_TERM(s2, *(const rs_v8*)(r + 16));
+                     RS_TERM(s3, *(const rs_v8*)(r + 24)))
+        *(rs_v8*)(acc + c) = s0; *(rs_v8*)(acc + c + 8) = s1;
+        *(rs_v8*)(acc + c + 16) = s2; *(rs_v8*)(acc + c + 24) = s3;
+    }
+    for (; c + 8 <= n; c += 8) {
+        rs_v8 s0 = {0};
+        RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r))
+        *(rs_v8*)(acc + c) = s0;
+    }
+    for (; c < n; c++) {
+        float s0 = 0.0f;
+        RS_TAPS_LOOP(RS_TERM(s0, *r))
+        acc[c] = s0;
+    }
+}
+static inline void rs_taps(float* __restrict acc, const float* __restrict g, int ng,
+                           const int* __restrict gs, const int64_t* __restrict dho,
+                           const float* __restrict dhd, const float* __restrict dhh,
+                           int nkw, const int64_t* __restrict wb,
+                           const int64_t* __restrict wo, const float* __restrict wwt,
+                           int nm, int64_t n) {
+    switch (nm) {       /* constant nm: one specialised loop nest each */
+    case 0: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 0, n); break;
+    case 1: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 1, n); break;
+    case 2: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 2, n); break;
+    default: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 3, n); break;
+    }
+}
+/* Nearest x2 along W, channel runs: each source pixel's n channels (pixels
+   `ss` elements apart) stored to two adjacent destination pixels of rows
+   o0 and o1 (o1 may be NULL): one load, up to four stores. */
+static inline void rs_dupc(float* __restrict o0, float* __restrict o1,
+                           const float* __restrict a, int64_t ss, int64_t n,
+                           int64_t npix) {
+    for (int64_t x = 0; x < npix; x++) {
+        const float* __restrict s = a + x * ss;
+        float* __restrict d0 = o0 + 2 * x * n;
+        if (o1) {
+            float* __restrict d1 = o1 + 2 * x * n;
+            for (int64_t i = 0; i < n; i++) {
+                float v = s[i];
+                d0[i] = v; d0[n + i] = v; d1[i] = v; d1[n + i] = v;
+            }
+        } else {
+            for (int64_t i = 0; i < n; i++) { float v = s[i]; d0[i] = v; d0[n + i] = v; }
+        }
+    }
+}
 RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
