@@ -127,6 +127,8 @@ cdef struct Fwd:
     const int64_t* grp     # same source rows (nearest); grp[g]..grp[g+1]-1
     int64_t row_bytes      # one dense destination row (n, od, oh)
     bint wdup2             # nearest, f32 rows: source column ow // 2 (x2 along W)
+    int64_t cdup2          # > 0: nearest groups of channel rows x2 along W, source
+                           # pixels cdup2 elements apart (rs_dupc)
     PostOps po
 
 
@@ -272,11 +274,19 @@ cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
     cdef int64_t g = _axis(&rest, p.ngroups)
     cdef int64_t od = _axis(&rest, p.OD)
     cdef int64_t n = rest
-    cdef int64_t oh, oh0 = p.grp[g]
-    cdef uint8_t* first
-    _fwd_c_plain(p, n, od, oh0)
-    first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
-    for oh in range(oh0 + 1, p.grp[g + 1]):
+    cdef int64_t oh, oh0 = p.grp[g], rest0 = oh0 + 1
+    cdef uint8_t* first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
+    if p.cdup2:
+        # each source pixel stored to the two columns of the first two rows
+        rest0 = min(oh0 + 2, p.grp[g + 1])
+        rs_dupc(<float*>first,
+                <float*>(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0 + 1]) * 4)
+                if rest0 == oh0 + 2 else NULL,
+                (<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od] + p.s0[1][oh0]
+                + p.s0[2][0], p.cdup2, p.C, p.OW // 2)
+    else:
+        _fwd_c_plain(p, n, od, oh0)
+    for oh in range(rest0, p.grp[g + 1]):
         memcpy(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh]) * 4, first,
                <size_t>p.row_bytes)
 
@@ -894,6 +904,7 @@ cdef class FwdPlan(_Tables):
         p.wdup2 = (p.inner and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
         p.ngroups = 0
+        p.cdup2 = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
             self._row_groups(d, d.runs)
         elif (p.inner and not p.linear and p.po.n == 0 and p.dW_unit and p.k <= 2
@@ -937,6 +948,11 @@ cdef class FwdPlan(_Tables):
                 and np.array_equal(dS2, np.arange(p.OW) * C)):
             return
         self._groups(d, p.OW * C * 4)
+        s0w = np.asarray(d.s0[2], dtype=np.int64)
+        if p.ngroups and p.OW % 2 == 0 and p.OW > 0:
+            ss = int(s0w[2] - s0w[0]) if p.OW > 2 else C
+            if ss >= C and np.array_equal(s0w, s0w[0] + (np.arange(p.OW) // 2) * ss):
+                p.cdup2 = ss
 
     def _groups(self, d, row_bytes):
         """Runs of output rows oh that read the same source row (nearest)."""
