@@ -75,6 +75,8 @@ def expand_templates():
     source for each data-type ladder."""
     from Cython import Tempita
     kdir = os.path.join(HERE, "dnnl", "_kernels")
+    # the level copies see only their C: a changed header must rebuild them too
+    headers = ["dnnl/_kernels/" + fn for fn in sorted(os.listdir(kdir)) if fn.endswith(".h")]
     for fn in sorted(os.listdir(kdir)):
         if fn.endswith((".pyx.in", ".pxd.in")):
             text = Tempita.sub(open(os.path.join(kdir, fn)).read())
@@ -175,6 +177,8 @@ def extensions():
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
     mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
+    # the level copies see only their C: a changed header must rebuild them too
+    headers = ["dnnl/_kernels/" + fn for fn in sorted(os.listdir(kdir)) if fn.endswith(".h")]
     for fn in sorted(os.listdir(kdir)):
         if fn.endswith(".pyx"):
             mods.append(("dnnl._kernels." + fn[:-4], "dnnl/_kernels/" + fn))
@@ -200,7 +204,7 @@ def extensions():
             c_copy = "dnnl/_kernels/%s/%s.c" % (level, short)
             copy_if_changed(c_src, c_copy)
             exts.append(Extension("dnnl._kernels.%s.%s" % (level, short), [c_copy],
-                                  include_dirs=include,
+                                  include_dirs=include, depends=headers,
                                   extra_compile_args=base_args + flags,
                                   extra_link_args=omp + lflags, define_macros=macros))
     return exts

@@ -69,6 +69,8 @@ cdef extern from "resampling_kernels.h":
     void rs_taps(float* acc, const float* g, int ng, const int* gs, const int64_t* dho,
                  const float* dhd, const float* dhh, int nkw, const int64_t* wb,
                  const int64_t* wo, const float* wwt, int nm, int64_t n) noexcept nogil
+    void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int64_t sw,
+                   int linear, int64_t* i0, int64_t* i1, float* wl, float* wr) noexcept nogil
     void rs_dupc(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
                  int64_t npix) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
@@ -127,6 +129,8 @@ cdef struct Fwd:
     const int64_t* grp     # same source rows (nearest); grp[g]..grp[g+1]-1
     int64_t row_bytes      # one dense destination row (n, od, oh)
     bint wdup2             # nearest, f32 rows: source column ow // 2 (x2 along W)
+    int64_t lazy_sw        # > 0: rows path, W taps computed per chunk of L outputs
+                           # (source W stride lazy_sw; s0[2] ... unused)
     int64_t cdup2          # > 0: nearest groups of channel rows x2 along W, source
                            # pixels cdup2 elements apart (rs_dupc)
     PostOps po
@@ -387,58 +391,24 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
                <size_t>p.row_bytes)
 
 
-cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
-                     float* scratch) noexcept nogil:
-    cdef float* out = scratch
-    cdef float* old = scratch + p.L
-    cdef float* bufs = scratch + 2 * p.L
-    cdef const float* rows[4]
-    cdef const int64_t* i0
-    cdef const int64_t* i1
-    cdef int64_t b1[MAXPO]
-    cdef int64_t ow, iw, base, dbase, OW = p.OW
-    cdef int t, nrows, kd, kh, e
-    cdef bint direct, f32src = p.sdt == dnnl_f32
-    cdef float* o
+cdef void _fwd_w_taps(const Fwd* p, float* o, const float** rows, const int64_t* i0,
+                      const int64_t* i1, const float* ww, const float* mw, int64_t OW,
+                      int64_t od, int64_t oh, bint f32src, float* bufs) noexcept nogil:
+    """Outputs o[0 .. OW) of one row from the source rows (index kd*2 + kh)
+    and the W taps i0 / i1 with weights ww / mw."""
+    cdef int64_t ow
     cdef float wd, md, wh, mh, x0, x1, a, b
-    cdef const float* ww = p.wl[2]
-    cdef const float* mw = p.wr[2]
-    cdef const float* r0
+    cdef const float* r0 = rows[0]
     cdef const float* r1
     cdef const float* r2
     cdef const float* r3
-    # rows: index kd*2 + kh over the D and H taps that exist
-    nrows = 1
-    if p.linear:
-        nrows = 4 if p.k == 3 else (2 if p.k == 2 else 1)
-    for t in range(nrows):
-        kd = (t >> 1) & 1 if p.k == 3 else 0
-        kh = t & 1 if p.k >= 2 else 0
-        base = (p.sN[n] + p.sC[c] + (p.s1[0] if kd else p.s0[0])[od]
-                + (p.s1[1] if kh else p.s0[1])[oh])
-        if f32src:
-            rows[t] = (<const float*>p.src) + base
-        else:
-            for iw in range(p.IW):
-                bufs[t * p.L + iw] = load_f32(p.src, base + p.sWrow[iw], p.sdt)
-            rows[t] = bufs + t * p.L
-    if f32src:
-        i0 = p.s0[2]
-        i1 = p.s1[2]
-    else:
-        i0 = p.i0W
-        i1 = p.i1W
-    dbase = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[1][oh]
-    direct = p.dW_unit and p.ddt == dnnl_f32 and p.po.n == 0
-    o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
-    r0 = rows[0]
     if not p.linear and p.wdup2:
         rs_dup2(o, r0, OW // 2)
     elif not p.linear:
         rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
         rs_gather1(o, r0, i0, i1, ww, mw, OW)
-    elif p.k == 2 and _row_len(p, f32src) <= p.L:
+    elif p.k == 2 and not p.lazy_sw and _row_len(p, f32src) <= p.L:
         # x_col[iw] = r0[iw]*wh + r1[iw]*mh is what both W taps read: compute
         # each column once (the same operations, in the same order).
         rs_lerp1(bufs + 4 * p.L, r0, rows[1], p.wl[1][oh], p.wr[1][oh], _row_len(p, f32src))
@@ -462,6 +432,76 @@ cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
             b = r1[i1[ow]] * wd + r3[i1[ow]] * md
             x1 = a * wh + b * mh
             o[ow] = x0 * ww[ow] + x1 * mw[ow]
+
+
+cdef void _fwd_w_lazy(const Fwd* p, const float** rows, int64_t od, int64_t oh,
+                      int64_t dbase, bint direct, float* scratch) noexcept nogil:
+    """A row whose W taps the kernel computes, L outputs at a time (f32
+    source rows, dense destination row, no binary post-op)."""
+    cdef float* out = scratch
+    cdef float* old = scratch + p.L
+    cdef int64_t* ci0 = <int64_t*>(scratch + 2 * p.L)
+    cdef int64_t* ci1 = <int64_t*>(scratch + 4 * p.L)
+    cdef float* cw = scratch + 6 * p.L
+    cdef float* cm = scratch + 7 * p.L
+    cdef int64_t o0 = 0, m
+    cdef int64_t b1[1]
+    cdef float* o
+    while o0 < p.OW:
+        m = min(p.L, p.OW - o0)
+        rs_coeffs(o0, m, p.IW, p.OW, p.lazy_sw, p.linear, ci0, ci1, cw, cm)
+        o = (<float*>p.dst) + dbase + p.dS[2][0] + o0 if direct else out
+        _fwd_w_taps(p, o, rows, ci0, ci1, cw, cm, m, od, oh, True, NULL)
+        if not direct:
+            if p.po.n:
+                if p.po.has_sum:
+                    _load_row(p.dst, dbase + o0, p.dS[2], True, m, p.ddt, old)
+                _post_ops(&p.po, out, old, m, b1, 4, o0)
+            _store_row(p.dst, dbase + o0, p.dS[2], True, m, p.ddt, out)
+        o0 += m
+
+
+cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
+                     float* scratch) noexcept nogil:
+    cdef float* out = scratch
+    cdef float* old = scratch + p.L
+    cdef float* bufs = scratch + 2 * p.L
+    cdef const float* rows[4]
+    cdef const int64_t* i0
+    cdef const int64_t* i1
+    cdef int64_t b1[MAXPO]
+    cdef int64_t iw, base, dbase, OW = p.OW
+    cdef int t, nrows, kd, kh, e
+    cdef bint direct, f32src = p.sdt == dnnl_f32
+    cdef float* o
+    # rows: index kd*2 + kh over the D and H taps that exist
+    nrows = 1
+    if p.linear:
+        nrows = 4 if p.k == 3 else (2 if p.k == 2 else 1)
+    for t in range(nrows):
+        kd = (t >> 1) & 1 if p.k == 3 else 0
+        kh = t & 1 if p.k >= 2 else 0
+        base = (p.sN[n] + p.sC[c] + (p.s1[0] if kd else p.s0[0])[od]
+                + (p.s1[1] if kh else p.s0[1])[oh])
+        if f32src:
+            rows[t] = (<const float*>p.src) + base
+        else:
+            for iw in range(p.IW):
+                bufs[t * p.L + iw] = load_f32(p.src, base + p.sWrow[iw], p.sdt)
+            rows[t] = bufs + t * p.L
+    if f32src:
+        i0 = p.s0[2]
+        i1 = p.s1[2]
+    else:
+        i0 = p.i0W
+        i1 = p.i1W
+    dbase = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[1][oh]
+    direct = p.dW_unit and p.ddt == dnnl_f32 and p.po.n == 0
+    if p.lazy_sw:
+        _fwd_w_lazy(p, rows, od, oh, dbase, direct, scratch)
+        return
+    o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
+    _fwd_w_taps(p, o, rows, i0, i1, p.wl[2], p.wr[2], OW, od, oh, f32src, bufs)
     if direct:
         return
     if p.po.n:
@@ -763,8 +803,8 @@ def _w_taps(d):
     starts = ends - cnt
     wb = np.zeros((d.IW, 3), np.int64)
     wb[:, :nkw] = starts.reshape(d.IW, nkw)
-    wb[:, nkw] = ends.reshape(d.IW, nkw)[:, -1] if d.IW else 0
-    ow = np.repeat(lo.ravel() - starts, cnt) + np.arange(int(ends[-1]) if cnt.size else 0)
+    wb[:, nkw] = ends.reshape(d.IW, nkw)[:, nkw - 1] if d.IW else 0
+    ow = np.repeat(lo.ravel() - starts, cnt) + np.arange(int(cnt.sum()))
     kw = np.repeat(np.tile(np.arange(nkw), d.IW), cnt)
     wt = np.stack([np.asarray(d.wt[4 + k], np.float32) for k in range(nkw)])
     return wb, np.asarray(d.gS[2], np.int64)[ow], wt[kw, ow]
@@ -840,6 +880,11 @@ cdef class _Tables:
         if failed:
             raise MemoryError("no memory for the resampling scratch rows")
 
+    @property
+    def table_bytes(self):
+        """Bytes of the tables the plan holds (its metadata)."""
+        return sum(a.nbytes for a in self.keep) + self.pad.nbytes
+
     cdef const int64_t* i64(self, x):
         arr = _arr64(x)
         self.keep.append(arr)
@@ -901,7 +946,8 @@ cdef class FwdPlan(_Tables):
             for j in range(5):
                 p.po.tab[e * 5 + j] = (self.i64(ent.tabs[j]) if ent.kind == dnnl_binary
                                        else NULL)
-        p.wdup2 = (p.inner and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
+        p.lazy_sw = d.lazy_sw
+        p.wdup2 = (p.inner and not p.lazy_sw and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
         p.ngroups = 0
         p.cdup2 = 0
@@ -929,6 +975,11 @@ cdef class FwdPlan(_Tables):
         rows: nchw), "channels+copy" / "rows+copy" (repeated rows copied whole)."""
         return (("rows" if self.p.inner else "channels")
                 + ("+copy" if self.p.ngroups else ""))
+
+    @property
+    def lazy_w(self):
+        """Whether the kernel computes the W taps (a long W: no W tables)."""
+        return self.p.lazy_sw > 0
 
     @property
     def row_groups(self):

@@ -80,6 +80,52 @@ static inline void rs_acc3(float* __restrict acc, const float* __restrict r, flo
         float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
     }
 }
+/* W taps of outputs o0 .. o0 + m - 1 (dnnl/_kernels/resampling_plan.py's
+   linear_coeffs / nearest_indices, the same f32 operations): source element
+   offsets i0 / i1 (index times `sw`) and weights wl / wr = 1 - wl (linear).
+   Indices in int32 (the caller checks the extents fit) and no branches, so
+   the loops vectorise. */
+static inline __attribute__((always_inline)) void rs_coeffs_k(
+        int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int64_t sw, int unit,
+        int linear, int64_t* __restrict i0, int64_t* __restrict i1,
+        float* __restrict wl, float* __restrict wr) {
+    const float fi = (float)n_in, fo = (float)n_out;
+    const int32_t top = n_in - 1 > 0 ? (int32_t)(n_in - 1) : 0, base = (int32_t)o0;
+    const int32_t n = (int32_t)m;
+    for (int32_t j = 0; j < n; j++) {
+        float s = (((float)(base + j) + 0.5f) * fi) / fo - 0.5f;
+        /* trunc(s): exact through int32 (|s| < n_in <= 2^31; truncf does not
+           vectorise under -ftrapping-math) */
+        int32_t ti = (int32_t)s, l, r;
+        float t = (float)ti;
+        if (!linear) {
+            /* roundf: s - t is exact; a negative result clips to 0 anyway */
+            l = ti + (int32_t)(s - t >= 0.5f);
+            l = l < 0 ? 0 : l;
+            l = l > top ? top : l;
+            r = l;
+        } else {
+            l = ti < 0 ? 0 : ti;
+            l = l > top ? top : l;
+            r = (ti + (int32_t)(s != t)) & -(int32_t)(s >= 0.0f);
+            r = r > top ? top : r;
+            float w = 1.0f - __builtin_fabsf(s - (float)l);
+            wl[j] = w;
+            wr[j] = 1.0f - w;
+        }
+        i0[j] = unit ? (int64_t)l : (int64_t)l * sw;
+        i1[j] = unit ? (int64_t)r : (int64_t)r * sw;
+    }
+}
+static inline void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
+                             int64_t sw, int linear, int64_t* __restrict i0,
+                             int64_t* __restrict i1, float* __restrict wl,
+                             float* __restrict wr) {
+    if (linear && sw == 1) rs_coeffs_k(o0, m, n_in, n_out, 1, 1, 1, i0, i1, wl, wr);
+    else if (linear) rs_coeffs_k(o0, m, n_in, n_out, sw, 0, 1, i0, i1, wl, wr);
+    else if (sw == 1) rs_coeffs_k(o0, m, n_in, n_out, 1, 1, 0, i0, i1, wl, wr);
+    else rs_coeffs_k(o0, m, n_in, n_out, sw, 0, 0, i0, i1, wl, wr);
+}
 /* Backward, channel runs: acc[i] = the sum, in the gather's order (d-tap,
    h-tap, w-tap, od, oh, ow) and starting from +0, of the terms
    g[off + i] * weights. The (d, h) part of the taps comes per role pair q as

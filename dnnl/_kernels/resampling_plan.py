@@ -11,13 +11,18 @@ Forward and backward share ``PlanSpec``'s fields.
 import numpy as np
 
 from dnnl import _dtypes
-from dnnl._enums import algorithm, primitive_kind
+from dnnl._enums import algorithm, data_type, primitive_kind
 from dnnl._kernels import offsets as _offsets
 from dnnl.attr import binary_entry, sum_entry
 
 f32 = np.float32
 #: outputs (plus inputs, backward) from which a plan runs on every thread
 PARALLEL_MIN = 1 << 14
+#: a forward W axis (rows path) with more indices than this has its taps and
+#: weights computed by the kernel, LAZY_CHUNK outputs at a time, instead of
+#: tabulated per index: plan memory and time stay small whatever the extent
+LAZY_W_MIN = 1 << 16
+LAZY_CHUNK = 4096
 
 
 # ------------------------------------------------------------ coefficients
@@ -86,16 +91,31 @@ def _axis_map(nd):
     return [0, 1, nd - 3 if k == 3 else None, nd - 2 if k >= 2 else None, nd - 1]
 
 
-def _tables(md):
-    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N."""
-    table, starts, sizes = _offsets.dim_tables(md)
-    per = [table[s:s + n] for s, n in zip(starts, sizes)]
+def _dim_table(md, d, n):
+    """Offsets of indices 0..n-1 of dim ``d``, from its blocking levels."""
+    i = np.arange(n, dtype=np.int64)
+    off = np.zeros(n, np.int64)
+    for radix, unit, stride in _offsets.levels(md, d):
+        g = i // unit
+        off += (g % radix if radix else g) * stride
+    return off
+
+
+def _tables(md, w=None):
+    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N. With
+    ``w``, the W table holds only the offsets of indices 0 and 1 (lazy W)."""
     out = []
     for a, d in enumerate(_axis_map(md.ndims)):
-        t = np.zeros(1, np.int64) if d is None else np.asarray(per[d], np.int64)
-        out.append(t)
+        n = 1 if d is None else (min(w, md.dims[d]) if a == 4 and w else md.dims[d])
+        out.append(np.zeros(1, np.int64) if d is None else _dim_table(md, d, n))
     out[0] = out[0] + md.offset0
     return out
+
+
+def _plain_w(md):
+    """The element stride of W when its offsets are ``iw * stride``, else None."""
+    lv = _offsets.levels(md, md.ndims - 1)
+    return int(lv[0][2]) if len(lv) == 1 else None
 
 
 def _extents(md):
@@ -151,9 +171,11 @@ class PlanSpec:
 class FwdSpec(PlanSpec):
     """Forward: ``OD``/``OH`` output extents, ``ddt`` the dst type, source
     tables ``sN``/``sC``, taps ``s0``/``s1`` (offsets) and ``i0W``/``i1W``
-    (W indices) per spatial axis, weights ``wl``/``wr``, post-ops."""
+    (W indices) per spatial axis, weights ``wl``/``wr``, post-ops; ``lazy_sw``
+    > 0: the source W stride, and the kernel computes the W taps itself (the
+    W entries of the tables then hold only their extremes)."""
     __slots__ = ("OD", "OH", "ddt", "sN", "sC", "s0", "s1", "i0W", "i1W", "sWrow", "wl",
-                 "wr", "post_ops")
+                 "wr", "post_ops", "lazy_sw")
 
 
 class BwdSpec(PlanSpec):
@@ -189,17 +211,35 @@ def _post_op(e, outs):
     return PostOp(primitive_kind.binary, e.alg, dt=m.data_type, tabs=tabs)
 
 
+def _lazy_w(src_md, dst_md, ins, outs, entries):
+    """The source W stride when the kernel computes the W taps (a long W on
+    the rows path, plain W axes, unit-stride f32 source rows and dense
+    destination rows, no binary post-op), else 0."""
+    if not LAZY_W_MIN < max(ins[4], outs[4]) < 2 ** 31 or src_md.data_type != data_type.f32:
+        return 0
+    if any(isinstance(e, binary_entry) for e in entries):
+        return 0
+    sw, dw = _plain_w(src_md), _plain_w(dst_md)
+    if not sw or dw != 1:
+        return 0
+    c_tab = _dim_table(dst_md, 1, min(dst_md.dims[1], 2))
+    return sw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+
+
 def fwd_plan(alg, src_md, dst_md, entries):
     """The forward plan for ``src_md`` -> ``dst_md`` with post-op ``entries``."""
     nd = src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
-    st, dtab = _tables(src_md), _tables(dst_md)
     ins, outs = _extents(src_md), _extents(dst_md)
+    lazy = _lazy_w(src_md, dst_md, ins, outs, entries)
+    st, dtab = _tables(src_md, 2 if lazy else None), _tables(dst_md, 2 if lazy else None)
     s0, s1, wl, wr, idx0, idx1 = [], [], [], [], [], []
     for a in (2, 3, 4):
         n_in, n_out = ins[a], outs[a]
-        if a - 2 < 3 - k:          # missing axis
+        if a == 4 and lazy:        # the kernel computes them: extremes only (spans)
+            w = np.ones(2, f32)
+        elif a - 2 < 3 - k:          # missing axis
             left = right = np.zeros(1, np.int64)
             w = np.ones(1, f32)
         elif linear:
@@ -207,7 +247,9 @@ def fwd_plan(alg, src_md, dst_md, entries):
         else:
             left = right = nearest_indices(n_in, n_out)
             w = np.ones(n_out, f32)
-        tab = st[a]
+        tab = st[a] if not (a == 4 and lazy) else np.arange(n_in, dtype=np.int64)[[0, -1]] * lazy
+        if a == 4 and lazy:
+            left = right = np.array([0, 1])
         s0.append(tab[left] if tab.size else np.zeros(left.size, np.int64))
         s1.append(tab[right] if tab.size else np.zeros(right.size, np.int64))
         wl.append(w)
@@ -215,15 +257,17 @@ def fwd_plan(alg, src_md, dst_md, entries):
         idx0.append(left)
         idx1.append(right)
     runs = _c_runs(dtab[1], st[1])
+    if lazy:
+        dtab[4] = np.array([0, outs[4] - 1], np.int64)   # unit: first and last
     from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
     return FwdPlan(FwdSpec(
         k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
         N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
         sdt=int(src_md.data_type), ddt=int(dst_md.data_type), sN=st[0], sC=st[1],
         s0=s0, s1=s1, i0W=idx0[2], i1W=idx1[2], sWrow=st[4], wl=wl, wr=wr,
-        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=_unit(dtab[4]), runs=runs,
-        L=max([1, ins[4], outs[4]] + [int(x) for x in runs[1]]),
-        post_ops=[_post_op(e, outs) for e in entries],
+        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
+        L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
+        lazy_sw=lazy, post_ops=[_post_op(e, outs) for e in entries],
         parallel=int(np.prod(outs)) >= PARALLEL_MIN,
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type)))
 
