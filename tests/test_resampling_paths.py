@@ -156,3 +156,21 @@ def test_huge_w_plan_has_no_per_index_tables(alg):
     plan = pd._plan
     assert plan.lazy_w
     assert plan.table_bytes < 1 << 20
+
+
+@pytest.mark.parametrize("iw", [8, 9, 16, 17, 23, 40])
+def test_backward_x2_rows(iw):
+    """nchw-like rows, x2 along W: the regular columns gather their two outputs
+    per tap role in vectors (even and odd lanes), the edges in the loops."""
+    rng = np.random.default_rng(200 + iw)
+    for tag, ins, outs in (("ncw", [iw], [2 * iw]), ("nchw", [3, iw], [6, 2 * iw]),
+                           ("nchw", [4, iw], [3, 2 * iw]), ("ncdhw", [2, 2, iw], [3, 4, 2 * iw])):
+        for alg in (LINEAR, NEAREST):
+            for special in (False, True):
+                g = _values(rng, [2, 3] + outs, special)
+                for sdt in ("f32", "bf16"):
+                    pd, got = _backward(alg, g, ins, tag, sdt)
+                    assert pd._plan.path == "rows"
+                    want = R.backward_codes(g, ins, alg, DTS[sdt])
+                    _same(D.decode(D.encode(got.astype(np.float32).ravel(), DTS[sdt]),
+                                   DTS[sdt]), D.decode(want.ravel(), DTS[sdt]))

@@ -71,6 +71,9 @@ cdef extern from "resampling_kernels.h":
                  const int64_t* wo, const float* wwt, int nm, int64_t n) noexcept nogil
     void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int64_t sw,
                    int linear, int64_t* i0, int64_t* i1, float* wl, float* wr) noexcept nogil
+    void rs_bwd_x2(float* acc, int64_t lo, int64_t hi, int ng, const int* gs,
+                   const float** rows, const float* dhd, const float* dhh, int nkw,
+                   const int64_t* a, const float* W, int64_t IW, int nm) noexcept nogil
     void rs_dupc(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
                  int64_t npix) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
@@ -159,6 +162,9 @@ cdef struct Bwd:
     const int64_t* wlb     # channel runs: per iw, the W taps [wlb[3iw + kw], wlb[3iw + kw + 1])
     const int64_t* wlo     #   of role kw: their diff_dst offsets
     const float* wlw       #   and weights
+    int64_t x2lo, x2hi     # rows, f32 unit-stride diff_dst: columns [x2lo, x2hi) gather
+    const int64_t* x2a     #   outputs 2 iw + x2a[kw] + e (e = 0, 1) with weights
+    const float* x2W       #   x2W[(2 kw + e) * IW + iw] (rs_bwd_x2)
     int64_t nruns
     const int64_t* run_c0
     const int64_t* run_len
@@ -621,9 +627,32 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef int kd, kh, kw
     cdef float wd, wh, v, s
     cdef bint direct = p.dW_unit and p.sdt == dnnl_f32
+    cdef int64_t xlo = 0, xhi = 0
+    cdef int64_t sb[2]
+    cdef int64_t se[2]
+    cdef int sg
+    cdef int j, ng
+    cdef int gs[5]
+    cdef int64_t dho[MAXTAPS]
+    cdef float dhd[MAXTAPS]
+    cdef float dhh[MAXTAPS]
+    cdef const float* rows[MAXTAPS]
     dbase = p.dN[n] + p.dC[c] + p.dS[0][id_] + p.dS[1][ih]
     acc = (<float*>p.ds) + dbase + p.dS[2][0] if direct else scratch
     memset(acc, 0, <size_t>IW * 4)
+    if p.x2hi > p.x2lo:
+        ng = _bwd_dh_taps(p, n, id_, ih, gs, dho, dhd, dhh)
+        if ng >= 0:
+            # the regular columns at once, in vectors; the loops below do the rest
+            for j in range(gs[ng]):
+                rows[j] = (<const float*>p.dd) + dho[j] + p.gC[c] + p.gS[2][0]
+            xlo, xhi = p.x2lo, p.x2hi
+            rs_bwd_x2(acc, xlo, xhi, ng, gs, rows, dhd, dhh, p.nroles[2], p.x2a, p.x2W, IW,
+                      p.k if p.linear else 0)
+    # the columns left to the loops: [0, xlo) and [xhi, IW)
+    sb[0], se[0], sb[1], se[1] = 0, IW, IW, IW
+    if xhi > xlo:
+        se[0], sb[1] = xlo, xhi
     for kd in range(p.nroles[0]):
         for kh in range(p.nroles[1]):
             for kw in range(p.nroles[2]):
@@ -644,32 +673,36 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
                             row = buf
                             idx = p.ident
                         if not p.linear:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    s = s + row[idx[ow]]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        s = s + row[idx[ow]]
+                                    acc[iw] = s
                         elif p.k == 1:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    s = s + row[idx[ow]] * wt[ow]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        s = s + row[idx[ow]] * wt[ow]
+                                    acc[iw] = s
                         elif p.k == 2:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    v = row[idx[ow]] * wh
-                                    s = s + v * wt[ow]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        v = row[idx[ow]] * wh
+                                        s = s + v * wt[ow]
+                                    acc[iw] = s
                         else:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    v = row[idx[ow]] * wd
-                                    v = v * wh
-                                    s = s + v * wt[ow]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        v = row[idx[ow]] * wd
+                                        v = v * wh
+                                        s = s + v * wt[ow]
+                                    acc[iw] = s
     if not direct:
         _store_row(p.ds, dbase, p.dS[2], p.dW_unit, IW, p.sdt, acc)
 
@@ -789,6 +822,42 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
         _fwd_c_item(p, item, scratch)
     else:
         _fwd_w_item(p, item, scratch)
+
+
+def _x2_w(d):
+    """``(lo, hi, a, W)`` when diff_src columns [lo, hi) (8 or more) each
+    gather the two diff_dst columns 2 iw + a[kw] + e of role kw, e = 0, 1,
+    from unit-stride diff_dst rows (x2 along W), their weights in W[kw, e, iw];
+    else None."""
+    IW, nkw = d.IW, d.nroles[2]
+    g = np.asarray(d.gS[2], np.int64)
+    if IW < 8 or g.size < 2 or not (np.diff(g) == 1).all():
+        return None
+    iw = np.arange(IW)
+    ok = np.ones(IW, bool)
+    a = np.zeros(2, np.int64)
+    for kw in range(nkw):
+        lo = np.asarray(d.rs[4 + kw], np.int64)[:IW]
+        two = np.asarray(d.re[4 + kw], np.int64)[:IW] - lo == 2
+        if not two.any():
+            return None
+        vals, counts = np.unique((lo - 2 * iw)[two], return_counts=True)
+        a[kw] = vals[np.argmax(counts)]
+        ok &= two & (lo - 2 * iw == a[kw])
+    edges = np.diff(np.concatenate([[0], ok.astype(np.int8), [0]]))
+    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    if not starts.size:
+        return None
+    k = int(np.argmax(ends - starts))
+    lo, hi = int(starts[k]), int(ends[k])
+    if hi - lo < 8:
+        return None
+    W = np.zeros((2, 2, IW), np.float32)
+    for kw in range(nkw):
+        rs = np.asarray(d.rs[4 + kw], np.int64)[lo:hi]
+        for e in range(2):
+            W[kw, e, lo:hi] = np.asarray(d.wt[4 + kw], np.float32)[rs + e]
+    return lo, hi, a, W
 
 
 def _w_taps(d):
@@ -1070,6 +1139,11 @@ cdef class BwdPlan(_Tables):
             p.re[j] = self.i64(d.re[j])
             p.wt[j] = self.f32(d.wt[j])
         p.ident = self.i64(np.arange(max(p.OW, 1)))
+        p.x2lo = p.x2hi = 0
+        x2 = _x2_w(d) if p.inner and p.gdt == dnnl_f32 else None
+        if x2 is not None:
+            p.x2lo, p.x2hi = x2[0], x2[1]
+            p.x2a, p.x2W = self.i64(x2[2]), self.f32(x2[3])
         if p.inner == 0:
             wb, wo, ww = _w_taps(d)
             p.wlb, p.wlo, p.wlw = self.i64(wb), self.i64(wo), self.f32(ww)

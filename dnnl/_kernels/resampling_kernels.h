@@ -192,6 +192,70 @@ static inline void rs_taps(float* __restrict acc, const float* __restrict g, int
     default: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 3, n); break;
     }
 }
+/* Backward along W rows (nchw) where each diff_src column iw of role kw
+   gathers the two outputs 2 iw + a[kw] + e, e = 0, 1: acc[iw] for iw in
+   [lo, hi) as the sum, in the gather's order (role pair q, kw, entry j, e),
+   of row_j[2 iw + a[kw] + e] times the weights (dhd / dhh per j, W[kw][e][iw]
+   at W + (2 kw + e) * IW). Vectors of 8 columns: two loads, even and odd
+   lanes by shuffles. */
+typedef int32_t rs_v8i __attribute__((vector_size(32)));
+static inline __attribute__((always_inline)) void rs_bwd_x2_m(
+        float* __restrict acc, int64_t lo, int64_t hi, int ng, const int* __restrict gs,
+        const float* const* __restrict rows, const float* __restrict dhd,
+        const float* __restrict dhh, int nkw, const int64_t* __restrict a,
+        const float* __restrict W, int64_t IW, int nm) {
+    const rs_v8i ev = {0, 2, 4, 6, 8, 10, 12, 14}, od = {1, 3, 5, 7, 9, 11, 13, 15};
+    int64_t iw = lo;
+    for (; iw < hi; iw += 8) {
+        /* the last block ends at hi, overlapping the one before: columns are
+           independent, so the overlap recomputes the same values */
+        if (iw + 8 > hi) {
+            if (hi - lo < 8) break;
+            iw = hi - 8;
+        }
+        rs_v8 s0 = {0};
+        for (int q = 0; q < ng; q++)
+            for (int kw = 0; kw < nkw; kw++)
+                for (int j = gs[q]; j < gs[q + 1]; j++) {
+                    const float* r = rows[j] + 2 * iw + a[kw];
+                    rs_v8 x0 = *(const rs_v8*)r, x1 = *(const rs_v8*)(r + 8);
+                    float wd = dhd[j], wh = dhh[j];
+                    rs_v8 ww = *(const rs_v8*)(W + 2 * kw * IW + iw);
+                    RS_TERM(s0, __builtin_shuffle(x0, x1, ev));
+                    ww = *(const rs_v8*)(W + (2 * kw + 1) * IW + iw);
+                    RS_TERM(s0, __builtin_shuffle(x0, x1, od));
+                    (void)wd; (void)wh;
+                }
+        *(rs_v8*)(acc + iw) = s0;
+    }
+    for (; iw < hi; iw++) {
+        float s0 = 0.0f;
+        for (int q = 0; q < ng; q++)
+            for (int kw = 0; kw < nkw; kw++)
+                for (int j = gs[q]; j < gs[q + 1]; j++) {
+                    const float* r = rows[j] + 2 * iw + a[kw];
+                    float wd = dhd[j], wh = dhh[j];
+                    float ww = W[2 * kw * IW + iw];
+                    RS_TERM(s0, r[0]);
+                    ww = W[(2 * kw + 1) * IW + iw];
+                    RS_TERM(s0, r[1]);
+                    (void)wd; (void)wh;
+                }
+        acc[iw] = s0;
+    }
+}
+static inline void rs_bwd_x2(float* __restrict acc, int64_t lo, int64_t hi, int ng,
+                             const int* __restrict gs, const float* const* __restrict rows,
+                             const float* __restrict dhd, const float* __restrict dhh,
+                             int nkw, const int64_t* __restrict a,
+                             const float* __restrict W, int64_t IW, int nm) {
+    switch (nm) {
+    case 0: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 0); break;
+    case 1: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 1); break;
+    case 2: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 2); break;
+    default: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 3); break;
+    }
+}
 /* Nearest x2 along W, channel runs: each source pixel's n channels (pixels
    `ss` elements apart) stored to two adjacent destination pixels of rows
    o0 and o1 (o1 may be NULL): one load, up to four stores. */
