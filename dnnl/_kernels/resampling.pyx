@@ -839,10 +839,7 @@ def _x2_w(d):
     for kw in range(nkw):
         lo = np.asarray(d.rs[4 + kw], np.int64)[:IW]
         two = np.asarray(d.re[4 + kw], np.int64)[:IW] - lo == 2
-        if not two.any():
-            return None
-        vals, counts = np.unique((lo - 2 * iw)[two], return_counts=True)
-        a[kw] = vals[np.argmax(counts)]
+        a[kw] = lo[IW // 2] - 2 * (IW // 2)     # the middle column's offset
         ok &= two & (lo - 2 * iw == a[kw])
     edges = np.diff(np.concatenate([[0], ok.astype(np.int8), [0]]))
     starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
@@ -1138,7 +1135,8 @@ cdef class BwdPlan(_Tables):
             p.rs[j] = self.i64(d.rs[j])
             p.re[j] = self.i64(d.re[j])
             p.wt[j] = self.f32(d.wt[j])
-        p.ident = self.i64(np.arange(max(p.OW, 1)))
+        # decoded rows (non-f32 diff_dst) are indexed by position
+        p.ident = self.i64(np.arange(max(p.OW, 1) if p.gdt != dnnl_f32 else 1))
         p.x2lo = p.x2hi = 0
         x2 = _x2_w(d) if p.inner and p.gdt == dnnl_f32 else None
         if x2 is not None:

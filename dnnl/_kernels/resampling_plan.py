@@ -60,21 +60,43 @@ def linear_coeffs(n_in, n_out):
     return left, right, (f32(1) - w_right).astype(f32)
 
 
+def _chunked(n, fn, *dtypes):
+    """``fn`` over the indices 0..n-1, a block at a time, into arrays of
+    ``dtypes``: the temporaries stay small whatever ``n``."""
+    outs = [np.empty(n, dt) for dt in dtypes]
+    for a in range(0, n, _BLOCK):
+        for out, v in zip(outs, fn(np.arange(a, min(n, a + _BLOCK), dtype=np.int64))):
+            out[a:a + v.size] = v
+    return outs
+
+
+_BLOCK = 1 << 18
+
+
 def backward_linear_ranges(n_in, n_out):
     """Per input index x: ``[(start, end) as x the left tap, as the right tap]``
     and per output index the weights ``(1 - w, w)`` (the gather form)."""
-    x = np.arange(n_in)
-    ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
-    le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
-    s = _map(x - 1, n_in, n_out)
-    rs = np.where(s < 0, 0, np.trunc(s.astype(np.float64)).astype(np.int64) + 1)
-    s2 = _map(x, n_in, n_out)
-    re = np.where(s2 < 0, 0, np.trunc(s2.astype(np.float64)).astype(np.int64) + 1)
-    re = np.where(x == n_in - 1, n_out, np.minimum(re, n_out))
-    t = _map(np.arange(n_out), n_out, n_in)
-    w = np.abs(t - np.trunc(t)).astype(f32)
-    clip = lambda a: np.clip(a, 0, n_out).astype(np.int64)  # noqa: E731
-    return ((clip(ls), clip(le)), (clip(rs), clip(re))), ((f32(1) - w).astype(f32), w)
+    def clip(a):
+        return np.clip(a, 0, n_out)
+
+    def per_input(x):
+        ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
+        le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
+        s = _map(x - 1, n_in, n_out)
+        rs = np.where(s < 0, 0, np.trunc(s.astype(np.float64)).astype(np.int64) + 1)
+        s2 = _map(x, n_in, n_out)
+        re = np.where(s2 < 0, 0, np.trunc(s2.astype(np.float64)).astype(np.int64) + 1)
+        re = np.where(x == n_in - 1, n_out, np.minimum(re, n_out))
+        return clip(ls), clip(le), clip(rs), clip(re)
+
+    def per_output(o):
+        t = _map(o, n_out, n_in)
+        w = np.abs(t - np.trunc(t)).astype(f32)
+        return (f32(1) - w).astype(f32), w
+
+    ls, le, rs, re = _chunked(n_in, per_input, *[np.int64] * 4)
+    wl, wr = _chunked(n_out, per_output, f32, f32)
+    return ((ls, le), (rs, re)), (wl, wr)
 
 
 def backward_nearest_ranges(n_in, n_out):
@@ -93,11 +115,18 @@ def _axis_map(nd):
 
 def _dim_table(md, d, n):
     """Offsets of indices 0..n-1 of dim ``d``, from its blocking levels."""
+    lv = _offsets.levels(md, d)
     i = np.arange(n, dtype=np.int64)
+    if len(lv) == 1:                # not blocked: i * stride, in place
+        i *= lv[0][2]
+        return i
     off = np.zeros(n, np.int64)
-    for radix, unit, stride in _offsets.levels(md, d):
+    for radix, unit, stride in lv:
         g = i // unit
-        off += (g % radix if radix else g) * stride
+        if radix:
+            np.remainder(g, radix, out=g)
+        g *= stride
+        off += g
     return off
 
 
