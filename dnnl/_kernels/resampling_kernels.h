@@ -134,7 +134,21 @@ static inline void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
    the bare value (nm 0, nearest) or times ww (nm 1), wh then ww (2), wd, wh,
    then ww (3): ref:any's operations. The sums of a block of channels stay in
    registers over all the taps. */
+/* The native vector (lowering wider GCC vectors to SSE spills them): 8
+   floats with AVX, else 4. */
+#if defined(__AVX__)
+#define RS_VL 8
 typedef float rs_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int32_t rs_v8i __attribute__((vector_size(32)));
+#define RS_EVEN {0, 2, 4, 6, 8, 10, 12, 14}
+#define RS_ODD {1, 3, 5, 7, 9, 11, 13, 15}
+#else
+#define RS_VL 4
+typedef float rs_v8 __attribute__((vector_size(16), aligned(4), may_alias));
+typedef int32_t rs_v8i __attribute__((vector_size(16)));
+#define RS_EVEN {0, 2, 4, 6}
+#define RS_ODD {1, 3, 5, 7}
+#endif
 #define RS_TERM(s, x)                                                               \
     do {                                                                            \
         if (nm == 0) s = s + (x);                                                   \
@@ -160,15 +174,16 @@ static inline __attribute__((always_inline)) void rs_taps_m(
         const float* __restrict dhh, int nkw, const int64_t* __restrict wb,
         const int64_t* __restrict wo, const float* __restrict wwt, int nm, int64_t n) {
     int64_t c = 0;
-    for (; c + 32 <= n; c += 32) {      /* 4 vectors of sums */
+    for (; c + 4 * RS_VL <= n; c += 4 * RS_VL) {      /* 4 vectors of sums */
         rs_v8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-        RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r); RS_TERM(s1, *(const rs_v8*)(r + 8));
-                     RS_TERM(s2, *(const rs_v8*)(r + 16));
-                     RS_TERM(s3, *(const rs_v8*)(r + 24)))
-        *(rs_v8*)(acc + c) = s0; *(rs_v8*)(acc + c + 8) = s1;
-        *(rs_v8*)(acc + c + 16) = s2; *(rs_v8*)(acc + c + 24) = s3;
+        RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r);
+                     RS_TERM(s1, *(const rs_v8*)(r + RS_VL));
+                     RS_TERM(s2, *(const rs_v8*)(r + 2 * RS_VL));
+                     RS_TERM(s3, *(const rs_v8*)(r + 3 * RS_VL)))
+        *(rs_v8*)(acc + c) = s0; *(rs_v8*)(acc + c + RS_VL) = s1;
+        *(rs_v8*)(acc + c + 2 * RS_VL) = s2; *(rs_v8*)(acc + c + 3 * RS_VL) = s3;
     }
-    for (; c + 8 <= n; c += 8) {
+    for (; c + RS_VL <= n; c += RS_VL) {
         rs_v8 s0 = {0};
         RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r))
         *(rs_v8*)(acc + c) = s0;
@@ -196,29 +211,28 @@ static inline void rs_taps(float* __restrict acc, const float* __restrict g, int
    gathers the two outputs 2 iw + a[kw] + e, e = 0, 1: acc[iw] for iw in
    [lo, hi) as the sum, in the gather's order (role pair q, kw, entry j, e),
    of row_j[2 iw + a[kw] + e] times the weights (dhd / dhh per j, W[kw][e][iw]
-   at W + (2 kw + e) * IW). Vectors of 8 columns: two loads, even and odd
-   lanes by shuffles. */
-typedef int32_t rs_v8i __attribute__((vector_size(32)));
+   at W + (2 kw + e) * IW). A vector of columns at a time: two loads, even
+   and odd lanes by shuffles. */
 static inline __attribute__((always_inline)) void rs_bwd_x2_m(
         float* __restrict acc, int64_t lo, int64_t hi, int ng, const int* __restrict gs,
         const float* const* __restrict rows, const float* __restrict dhd,
         const float* __restrict dhh, int nkw, const int64_t* __restrict a,
         const float* __restrict W, int64_t IW, int nm) {
-    const rs_v8i ev = {0, 2, 4, 6, 8, 10, 12, 14}, od = {1, 3, 5, 7, 9, 11, 13, 15};
+    const rs_v8i ev = RS_EVEN, od = RS_ODD;
     int64_t iw = lo;
-    for (; iw < hi; iw += 8) {
+    for (; iw < hi; iw += RS_VL) {
         /* the last block ends at hi, overlapping the one before: columns are
            independent, so the overlap recomputes the same values */
-        if (iw + 8 > hi) {
-            if (hi - lo < 8) break;
-            iw = hi - 8;
+        if (iw + RS_VL > hi) {
+            if (hi - lo < RS_VL) break;
+            iw = hi - RS_VL;
         }
         rs_v8 s0 = {0};
         for (int q = 0; q < ng; q++)
             for (int kw = 0; kw < nkw; kw++)
                 for (int j = gs[q]; j < gs[q + 1]; j++) {
                     const float* r = rows[j] + 2 * iw + a[kw];
-                    rs_v8 x0 = *(const rs_v8*)r, x1 = *(const rs_v8*)(r + 8);
+                    rs_v8 x0 = *(const rs_v8*)r, x1 = *(const rs_v8*)(r + RS_VL);
                     float wd = dhd[j], wh = dhh[j];
                     rs_v8 ww = *(const rs_v8*)(W + 2 * kw * IW + iw);
                     RS_TERM(s0, __builtin_shuffle(x0, x1, ev));
