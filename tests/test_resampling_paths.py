@@ -144,15 +144,18 @@ def test_lazy_w_taps_match_the_reference(lazy_w, seed):
         np.testing.assert_array_equal(got, want.ravel())
 
 
-@pytest.mark.parametrize("alg", [LINEAR, NEAREST])
-def test_huge_w_plan_has_no_per_index_tables(alg):
+@pytest.mark.parametrize("alg, forward", [(LINEAR, True), (NEAREST, True), (LINEAR, False)])
+def test_huge_w_plan_has_no_per_index_tables(alg, forward):
     """[1, 1, 2**24] -> x4: the plan's tables stay tiny (the kernel computes the
     W taps); a table per index would be gigabytes."""
     f32 = dnnl.memory.data_type.f32
     smd = dnnl.memory.desc([1, 1, 2 ** 24], f32, "ncw")
     dmd = dnnl.memory.desc([1, 1, 2 ** 26], f32, "ncw")
-    pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference, alg,
-                                           smd, dmd)
+    if forward:
+        pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference, alg,
+                                               smd, dmd)
+    else:
+        pd = resampling_backward.primitive_desc(ENG, alg, smd, dmd, None)
     plan = pd._plan
     assert plan.lazy_w
     assert plan.table_bytes < 1 << 20
@@ -174,3 +177,23 @@ def test_backward_x2_rows(iw):
                     want = R.backward_codes(g, ins, alg, DTS[sdt])
                     _same(D.decode(D.encode(got.astype(np.float32).ravel(), DTS[sdt]),
                                    DTS[sdt]), D.decode(want.ravel(), DTS[sdt]))
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_lazy_w_backward_matches_the_reference(lazy_w, seed):
+    """Linear backward with the W ranges and weights from the kernel."""
+    rng = np.random.default_rng(300 + seed)
+    nd = 3 + seed % 3
+    ins = [int(rng.integers(1, 4)) for _ in range(nd - 3)] + [int(rng.integers(5, 41))]
+    outs = [int(rng.integers(1, 7)) for _ in range(nd - 3)] + [int(rng.integers(1, 101))]
+    gtag = {3: ("ncw", "nwc"), 4: ("nchw", "nhwc"), 5: ("ncdhw", "ndhwc")}[nd][seed // 3 % 2]
+    stag = {3: "ncw", 4: "nchw", 5: "ncdhw"}[nd]
+    g = _values(rng, [1, 3] + outs, seed % 4 == 1)
+    ddmd = dnnl.memory.desc(list(g.shape), "f32", gtag)
+    dsmd = dnnl.memory.desc([1, 3] + ins, "f32", stag)
+    pd = resampling_backward.primitive_desc(ENG, LINEAR, dsmd, ddmd, None)
+    ds = _mem(dsmd)
+    resampling_backward(pd).execute(STREAM, {dnnl.DNNL_ARG_DIFF_DST: _mem(ddmd, g),
+                                             dnnl.DNNL_ARG_DIFF_SRC: ds})
+    assert pd._plan.lazy_w == (outs[-1] <= 64 * ins[-1])
+    _same(ds.to_numpy(), R.backward(g, ins, LINEAR))

@@ -74,6 +74,10 @@ cdef extern from "resampling_kernels.h":
     void rs_bwd_x2(float* acc, int64_t lo, int64_t hi, int ng, const int* gs,
                    const float** rows, const float* dhd, const float* dhh, int nkw,
                    const int64_t* a, const float* W, int64_t IW, int nm) noexcept nogil
+    void rs_bwd_ranges(int64_t x0, int64_t m, int64_t n_in, int64_t n_out, int role,
+                       int64_t* st, int64_t* en) noexcept nogil
+    void rs_bwd_weights(int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int role,
+                        float* w) noexcept nogil
     void rs_dupc(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
                  int64_t npix) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
@@ -162,6 +166,8 @@ cdef struct Bwd:
     const int64_t* wlb     # channel runs: per iw, the W taps [wlb[3iw + kw], wlb[3iw + kw + 1])
     const int64_t* wlo     #   of role kw: their diff_dst offsets
     const float* wlw       #   and weights
+    int64_t lazy_gw        # > 0: linear rows, W ranges and weights computed per chunk
+    int64_t lazy_cin       #   of lazy_cin columns (diff_dst W stride lazy_gw)
     int64_t x2lo, x2hi     # rows, f32 unit-stride diff_dst: columns [x2lo, x2hi) gather
     const int64_t* x2a     #   outputs 2 iw + x2a[kw] + e (e = 0, 1) with weights
     const float* x2W       #   x2W[(2 kw + e) * IW + iw] (rs_bwd_x2)
@@ -610,6 +616,70 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
                 _store_row(p.ds, dbase, p.dC + c0, p.run_dunit[r], L, p.sdt, acc)
 
 
+cdef void _bwd_w_lazy(const Bwd* p, int64_t n, int64_t c, int64_t id_, int64_t ih,
+                      float* acc, float* scratch) noexcept nogil:
+    """Linear, a long W (f32, dense diff_src row ``acc``): the ranges of
+    lazy_cin columns and the weights of their outputs at a time, in the
+    gather's order per column."""
+    cdef int64_t* st = <int64_t*>scratch
+    cdef int64_t* en = <int64_t*>(scratch + 2 * p.L)
+    cdef float* wv = scratch + 4 * p.L
+    cdef const float* w0
+    cdef const float* row
+    cdef int64_t x0, m, j, ow, lo, hi, gw = p.lazy_gw
+    cdef int64_t od, oh
+    cdef int kd, kh, kw
+    cdef float wd, wh, v, s
+    memset(acc, 0, <size_t>p.IW * 4)
+    for kd in range(p.nroles[0]):
+        for kh in range(p.nroles[1]):
+            for kw in range(2):
+                for od in range(p.rs[kd][id_], p.re[kd][id_]):
+                    wd = p.wt[kd][od]
+                    for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
+                        wh = p.wt[2 + kh][oh]
+                        row = (<const float*>p.dd) + (p.gN[n] + p.gC[c] + p.gS[0][od]
+                                                      + p.gS[1][oh])
+                        x0 = 0
+                        while x0 < p.IW:
+                            m = min(p.lazy_cin, p.IW - x0)
+                            while True:     # fewer columns if their outputs overflow
+                                rs_bwd_ranges(x0, m, p.IW, p.OW, kw, st, en)
+                                lo, hi = p.OW, 0
+                                for j in range(m):
+                                    if st[j] < en[j]:
+                                        lo = min(lo, st[j])
+                                        hi = max(hi, en[j])
+                                if hi - lo <= 4 * p.L or m == 1:
+                                    break
+                                m = m // 2
+                            if lo < hi:
+                                rs_bwd_weights(lo, hi - lo, p.IW, p.OW, kw, wv)
+                            w0 = wv - lo
+                            if p.k == 1:
+                                for j in range(m):
+                                    s = acc[x0 + j]
+                                    for ow in range(st[j], en[j]):
+                                        s = s + row[ow * gw] * w0[ow]
+                                    acc[x0 + j] = s
+                            elif p.k == 2:
+                                for j in range(m):
+                                    s = acc[x0 + j]
+                                    for ow in range(st[j], en[j]):
+                                        v = row[ow * gw] * wh
+                                        s = s + v * w0[ow]
+                                    acc[x0 + j] = s
+                            else:
+                                for j in range(m):
+                                    s = acc[x0 + j]
+                                    for ow in range(st[j], en[j]):
+                                        v = row[ow * gw] * wd
+                                        v = v * wh
+                                        s = s + v * w0[ow]
+                                    acc[x0 + j] = s
+                            x0 += m
+
+
 cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef float* acc
     cdef int64_t rest = item
@@ -639,6 +709,9 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef const float* rows[MAXTAPS]
     dbase = p.dN[n] + p.dC[c] + p.dS[0][id_] + p.dS[1][ih]
     acc = (<float*>p.ds) + dbase + p.dS[2][0] if direct else scratch
+    if p.lazy_gw:
+        _bwd_w_lazy(p, n, c, id_, ih, acc, scratch)
+        return
     memset(acc, 0, <size_t>IW * 4)
     if p.x2hi > p.x2lo:
         ng = _bwd_dh_taps(p, n, id_, ih, gs, dho, dhd, dhh)
@@ -1112,6 +1185,11 @@ cdef class BwdPlan(_Tables):
     cdef Bwd p
 
     @property
+    def lazy_w(self):
+        """Whether the kernel computes the W ranges and weights (a long W)."""
+        return self.p.lazy_gw > 0
+
+    @property
     def path(self):
         """What runs: "channels" (nhwc, blocked) or "rows" (nchw), as a gather."""
         return "channels" if self.p.inner == 0 else "rows"
@@ -1137,8 +1215,13 @@ cdef class BwdPlan(_Tables):
             p.wt[j] = self.f32(d.wt[j])
         # decoded rows (non-f32 diff_dst) are indexed by position
         p.ident = self.i64(np.arange(max(p.OW, 1) if p.gdt != dnnl_f32 else 1))
+        p.lazy_gw = d.lazy_gw
+        p.L = d.L
+        # columns per chunk: their outputs (at most factor + 1 per column and
+        # role, plus the edges) fit the 4 L weights of the scratch
+        p.lazy_cin = max(1, min(p.L, (4 * p.L - 8) // (-(-p.OW // max(p.IW, 1)) + 2)))
         p.x2lo = p.x2hi = 0
-        x2 = _x2_w(d) if p.inner and p.gdt == dnnl_f32 else None
+        x2 = _x2_w(d) if p.inner and p.gdt == dnnl_f32 and not p.lazy_gw else None
         if x2 is not None:
             p.x2lo, p.x2hi = x2[0], x2[1]
             p.x2a, p.x2W = self.i64(x2[2]), self.f32(x2[3])
@@ -1146,7 +1229,6 @@ cdef class BwdPlan(_Tables):
             wb, wo, ww = _w_taps(d)
             p.wlb, p.wlo, p.wlw = self.i64(wb), self.i64(wo), self.f32(ww)
         p.dW_unit = d.dW_unit
-        p.L = d.L
         if p.inner == 0:
             self.nitems = p.N * p.ID * p.IH
         else:
@@ -1164,7 +1246,7 @@ cdef class BwdPlan(_Tables):
 
     def run(self, size_t dd, size_t ds):
         cdef Bwd q = self.p
-        cdef size_t nscr = <size_t>2 * <size_t>max(q.L, 1) * 4
+        cdef size_t nscr = <size_t>(8 if q.lazy_gw else 2) * <size_t>max(q.L, 1) * 4
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
         if self.scan == SCAN_INPUT and _has_nonfinite(q.dd, q.gdt, self.scan_lo,

@@ -126,6 +126,49 @@ static inline void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
     else if (sw == 1) rs_coeffs_k(o0, m, n_in, n_out, 1, 1, 0, i0, i1, wl, wr);
     else rs_coeffs_k(o0, m, n_in, n_out, sw, 0, 0, i0, i1, wl, wr);
 }
+/* Backward linear W ranges of inputs x0 .. x0 + m - 1 for tap role `role`
+   (0: x is the left tap, 1: the right one) and the role's output weights:
+   resampling_plan.py's backward_linear_ranges, the same f32 operations. */
+static inline float rs_bmap(int32_t x, float fa, float fb) {
+    return (((float)x + 0.5f) * fa) / fb - 0.5f;
+}
+/* trunc through int32 (|v| < 2^31, checked by the caller): vectorises */
+static inline int32_t rs_ceil_idx(float v) {         /* 0 below 0 */
+    int32_t t = (int32_t)v;
+    return (t + (int32_t)((float)t != v)) & -(int32_t)(v >= 0.0f);
+}
+static inline int32_t rs_trunc1(float v) {           /* 0 below 0, else trunc + 1 */
+    return ((int32_t)v + 1) & -(int32_t)(v >= 0.0f);
+}
+static inline void rs_bwd_ranges(int64_t x0, int64_t m, int64_t n_in, int64_t n_out,
+                                 int role, int64_t* __restrict st, int64_t* __restrict en) {
+    const float fi = (float)n_in, fo = (float)n_out;
+    const int32_t top = (int32_t)n_out, last = (int32_t)(n_in - 1), base = (int32_t)x0;
+    for (int32_t j = 0; j < (int32_t)m; j++) {
+        int32_t x = base + j, a, b;
+        if (role == 0) {
+            a = rs_ceil_idx(rs_bmap(x, fo, fi)) & -(int32_t)(x != 0);
+            b = rs_ceil_idx(rs_bmap(x + 1, fo, fi));
+        } else {
+            a = rs_trunc1(rs_bmap(x - 1, fo, fi));
+            b = x == last ? top : rs_trunc1(rs_bmap(x, fo, fi));
+        }
+        a = a > top ? top : a;
+        b = b > top ? top : b;
+        st[j] = a;
+        en[j] = b;
+    }
+}
+static inline void rs_bwd_weights(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
+                                  int role, float* __restrict w) {
+    const float fi = (float)n_in, fo = (float)n_out;
+    const int32_t base = (int32_t)o0;
+    for (int32_t j = 0; j < (int32_t)m; j++) {
+        float t = rs_bmap(base + j, fi, fo);
+        float f = __builtin_fabsf(t - (float)(int32_t)t);
+        w[j] = role ? f : 1.0f - f;
+    }
+}
 /* Backward, channel runs: acc[i] = the sum, in the gather's order (d-tap,
    h-tap, w-tap, od, oh, ow) and starting from +0, of the terms
    g[off + i] * weights. The (d, h) part of the taps comes per role pair q as

@@ -210,8 +210,10 @@ class FwdSpec(PlanSpec):
 class BwdSpec(PlanSpec):
     """Backward (a gather): ``ID``/``IH`` diff_src extents, ``gdt`` the
     diff_dst type with tables ``gN``/``gC``/``gS``; per spatial axis and tap
-    role the diff_dst range ``[rs, re)`` and weights ``wt``; ``nroles``."""
-    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt")
+    role the diff_dst range ``[rs, re)`` and weights ``wt``; ``nroles``;
+    ``lazy_gw`` > 0: the diff_dst W stride, and the kernel computes the W
+    ranges and weights itself (linear)."""
+    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt", "lazy_gw")
 
 
 class PostOp:
@@ -253,6 +255,24 @@ def _lazy_w(src_md, dst_md, ins, outs, entries):
         return 0
     c_tab = _dim_table(dst_md, 1, min(dst_md.dims[1], 2))
     return sw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+
+
+def _lazy_w_bwd(linear, ds_md, dd_md, ins, outs):
+    """The diff_dst W stride when the kernel computes the backward W ranges and
+    weights (linear, a long W on the rows path, plain W axes, f32 data and
+    dense diff_src rows, a factor of at most 64 so a column's outputs fit the
+    scratch), else 0."""
+    if not linear or not LAZY_W_MIN < max(ins[4], outs[4]) < 2 ** 31:
+        return 0
+    if ds_md.data_type != data_type.f32 or dd_md.data_type != data_type.f32:
+        return 0
+    if outs[4] > ins[4] * 64:
+        return 0
+    gw, dw = _plain_w(dd_md), _plain_w(ds_md)
+    if not gw or dw != 1:
+        return 0
+    c_tab = _dim_table(ds_md, 1, min(ds_md.dims[1], 2))
+    return gw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
 
 
 def fwd_plan(alg, src_md, dst_md, entries):
@@ -306,12 +326,21 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
     nd = diff_src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
-    gt, dtab = _tables(diff_dst_md), _tables(diff_src_md)
     ins, outs = _extents(diff_src_md), _extents(diff_dst_md)
+    lazy = _lazy_w_bwd(linear, diff_src_md, diff_dst_md, ins, outs)
+    gt = _tables(diff_dst_md, 2 if lazy else None)
+    dtab = _tables(diff_src_md, 2 if lazy else None)
     rs, re, wt, nroles = [], [], [], []
     for a in (2, 3, 4):
         n_in, n_out = ins[a], outs[a]
-        if a - 2 < 3 - k:
+        if a == 4 and lazy:        # the kernel computes them
+            rs += [np.zeros(1, np.int64)] * 2
+            re += [np.zeros(1, np.int64)] * 2
+            wt += [np.ones(1, f32)] * 2
+            nroles.append(2)
+            gt[4] = np.array([0, (n_out - 1) * lazy], np.int64)   # first and last
+            dtab[4] = np.array([0, n_in - 1], np.int64)
+        elif a - 2 < 3 - k:
             one = np.ones(1, f32)
             rs += [np.zeros(1, np.int64)] * 2
             re += [np.ones(1, np.int64)] * 2
@@ -337,8 +366,9 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
         N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
         gdt=int(diff_dst_md.data_type), sdt=int(diff_src_md.data_type),
         gN=gt[0], gC=gt[1], gS=gt[2:], dN=dtab[0], dC=dtab[1], dS=dtab[2:],
-        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=_unit(dtab[4]), runs=runs,
-        L=max([1, ins[4], outs[4]] + [int(x) for x in runs[1]]),
+        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
+        L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
+        lazy_gw=lazy,
         parallel=int(np.prod(ins)) + int(np.prod(outs)) >= PARALLEL_MIN,
         pad=_offsets.padding_offsets(diff_src_md),
         esize=_dtypes.size(diff_src_md.data_type)))
