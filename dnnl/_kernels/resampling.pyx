@@ -28,6 +28,12 @@ change nothing, so the 1D/2D kernels skip them; ``run`` scans the input for
 inf/NaN first (one cheap pass) and, when it finds one, runs the plan as a 3-D
 one, phantom terms included (``_nonfinite_mode``).
 
+A long W axis on the width-row path (``lazy_sw`` forward, ``lazy_gw``
+backward linear) has no per-index tables: the kernel computes its taps,
+ranges and weights a chunk at a time with the plan builder's f32 operations
+(``rs_coeffs``, ``rs_bwd_ranges``, ``rs_bwd_weights``), so plan memory does
+not grow with W.
+
 Inputs are validated by the caller; nothing here checks.
 """
 import numpy as np
@@ -562,8 +568,8 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef float* acc
     cdef float* buf = scratch + p.L
     cdef const float* row
-    cdef int64_t iw, r, c0, L, i, od, oh, ow, dbase, goff
-    cdef int kd, kh, kw, nt
+    cdef int64_t iw, r, c0, L, od, oh, ow, dbase, goff
+    cdef int kd, kh, kw
     cdef int nm = p.k if p.linear else 0
     cdef float wd, wh, ww, v
     cdef bint direct, gdirect

@@ -310,7 +310,7 @@ def fwd_plan(alg, src_md, dst_md, entries):
         dtab[4] = np.array([0, outs[4] - 1], np.int64)   # unit: first and last
     from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
     return FwdPlan(FwdSpec(
-        k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
+        k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
         N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
         sdt=int(src_md.data_type), ddt=int(dst_md.data_type), sN=st[0], sC=st[1],
         s0=s0, s1=s1, i0W=idx0[2], i1W=idx1[2], sWrow=st[4], wl=wl, wr=wr,
@@ -362,7 +362,7 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
     runs = _c_runs(dtab[1], gt[1])
     from dnnl._kernels.resampling import BwdPlan
     return BwdPlan(BwdSpec(
-        k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
+        k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
         N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
         gdt=int(diff_dst_md.data_type), sdt=int(diff_src_md.data_type),
         gN=gt[0], gC=gt[1], gS=gt[2:], dN=dtab[0], dC=dtab[1], dS=dtab[2:],
