@@ -75,6 +75,8 @@ def expand_templates():
     source for each data-type ladder."""
     from Cython import Tempita
     kdir = os.path.join(HERE, "dnnl", "_kernels")
+    # the level copies see only their C: a changed header must rebuild them too
+    headers = ["dnnl/_kernels/" + fn for fn in sorted(os.listdir(kdir)) if fn.endswith(".h")]
     for fn in sorted(os.listdir(kdir)):
         if fn.endswith((".pyx.in", ".pxd.in")):
             text = Tempita.sub(open(os.path.join(kdir, fn)).read())

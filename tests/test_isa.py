@@ -20,7 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The cap that selects each kernel level (dnnl._isa.KERNEL_LEVELS).
 LEVEL_CAPS = {"": "sse41", "x86_64_v3": "avx2", "x86_64_v4": "avx512_core"}
 KERNEL_TESTS = ["tests/test_reorder_paths.py", "tests/test_resampling.py",
-                "tests/test_data_types.py", "tests/test_post_ops.py", "tests/test_quant_runs.py"]
+                "tests/test_resampling_paths.py", "tests/test_quant_runs.py",
+                "tests/test_data_types.py", "tests/test_post_ops.py"]
 
 
 def run_py(code, **env):

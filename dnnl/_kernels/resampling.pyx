@@ -28,6 +28,12 @@ change nothing, so the 1D/2D kernels skip them; ``run`` scans the input for
 inf/NaN first (one cheap pass) and, when it finds one, runs the plan as a 3-D
 one, phantom terms included (``_nonfinite_mode``).
 
+A long W axis on the width-row path (``lazy_sw`` forward, ``lazy_gw``
+backward linear) has no per-index tables: the kernel computes its taps,
+ranges and weights a chunk at a time with the plan builder's f32 operations
+(``rs_coeffs``, ``rs_bwd_ranges``, ``rs_bwd_weights``), so plan memory does
+not grow with W.
+
 Inputs are validated by the caller; nothing here checks.
 """
 import numpy as np
@@ -66,6 +72,20 @@ cdef extern from "resampling_kernels.h":
     void rs_acc2(float* acc, const float* r, float wh, float ww, int64_t n) noexcept nogil
     void rs_acc3(float* acc, const float* r, float wd, float wh, float ww,
                  int64_t n) noexcept nogil
+    void rs_taps(float* acc, const float* g, int ng, const int* gs, const int64_t* dho,
+                 const float* dhd, const float* dhh, int nkw, const int64_t* wb,
+                 const int64_t* wo, const float* wwt, int nm, int64_t n) noexcept nogil
+    void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int64_t sw,
+                   int linear, int64_t* i0, int64_t* i1, float* wl, float* wr) noexcept nogil
+    void rs_bwd_x2(float* acc, int64_t lo, int64_t hi, int ng, const int* gs,
+                   const float** rows, const float* dhd, const float* dhh, int nkw,
+                   const int64_t* a, const float* W, int64_t IW, int nm) noexcept nogil
+    void rs_bwd_ranges(int64_t x0, int64_t m, int64_t n_in, int64_t n_out, int role,
+                       int64_t* st, int64_t* en) noexcept nogil
+    void rs_bwd_weights(int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int role,
+                        float* w) noexcept nogil
+    void rs_dupc(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
+                 int64_t npix) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
     void rs_dup2(float* o, const float* r, int64_t n) noexcept nogil
     void rs_gather1(float* o, const float* r, const int64_t* i0, const int64_t* i1,
@@ -122,6 +142,10 @@ cdef struct Fwd:
     const int64_t* grp     # same source rows (nearest); grp[g]..grp[g+1]-1
     int64_t row_bytes      # one dense destination row (n, od, oh)
     bint wdup2             # nearest, f32 rows: source column ow // 2 (x2 along W)
+    int64_t lazy_sw        # > 0: rows path, W taps computed per chunk of L outputs
+                           # (source W stride lazy_sw; s0[2] ... unused)
+    int64_t cdup2          # > 0: nearest groups of channel rows x2 along W, source
+                           # pixels cdup2 elements apart (rs_dupc)
     PostOps po
 
 
@@ -145,6 +169,14 @@ cdef struct Bwd:
     const int64_t* re[6]
     const float* wt[6]     # weight per output index
     const int64_t* ident   # 0, 1, 2, ... (decoded-row indices)
+    const int64_t* wlb     # channel runs: per iw, the W taps [wlb[3iw + kw], wlb[3iw + kw + 1])
+    const int64_t* wlo     #   of role kw: their diff_dst offsets
+    const float* wlw       #   and weights
+    int64_t lazy_gw        # > 0: linear rows, W ranges and weights computed per chunk
+    int64_t lazy_cin       #   of lazy_cin columns (diff_dst W stride lazy_gw)
+    int64_t x2lo, x2hi     # rows, f32 unit-stride diff_dst: columns [x2lo, x2hi) gather
+    const int64_t* x2a     #   outputs 2 iw + x2a[kw] + e (e = 0, 1) with weights
+    const float* x2W       #   x2W[(2 kw + e) * IW + iw] (rs_bwd_x2)
     int64_t nruns
     const int64_t* run_c0
     const int64_t* run_len
@@ -264,11 +296,19 @@ cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
     cdef int64_t g = _axis(&rest, p.ngroups)
     cdef int64_t od = _axis(&rest, p.OD)
     cdef int64_t n = rest
-    cdef int64_t oh, oh0 = p.grp[g]
-    cdef uint8_t* first
-    _fwd_c_plain(p, n, od, oh0)
-    first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
-    for oh in range(oh0 + 1, p.grp[g + 1]):
+    cdef int64_t oh, oh0 = p.grp[g], rest0 = oh0 + 1
+    cdef uint8_t* first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
+    if p.cdup2:
+        # each source pixel stored to the two columns of the first two rows
+        rest0 = min(oh0 + 2, p.grp[g + 1])
+        rs_dupc(<float*>first,
+                <float*>(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0 + 1]) * 4)
+                if rest0 == oh0 + 2 else NULL,
+                (<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od] + p.s0[1][oh0]
+                + p.s0[2][0], p.cdup2, p.C, p.OW // 2)
+    else:
+        _fwd_c_plain(p, n, od, oh0)
+    for oh in range(rest0, p.grp[g + 1]):
         memcpy(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh]) * 4, first,
                <size_t>p.row_bytes)
 
@@ -369,58 +409,24 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
                <size_t>p.row_bytes)
 
 
-cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
-                     float* scratch) noexcept nogil:
-    cdef float* out = scratch
-    cdef float* old = scratch + p.L
-    cdef float* bufs = scratch + 2 * p.L
-    cdef const float* rows[4]
-    cdef const int64_t* i0
-    cdef const int64_t* i1
-    cdef int64_t b1[MAXPO]
-    cdef int64_t ow, iw, base, dbase, OW = p.OW
-    cdef int t, nrows, kd, kh, e
-    cdef bint direct, f32src = p.sdt == dnnl_f32
-    cdef float* o
+cdef void _fwd_w_taps(const Fwd* p, float* o, const float** rows, const int64_t* i0,
+                      const int64_t* i1, const float* ww, const float* mw, int64_t OW,
+                      int64_t od, int64_t oh, bint f32src, float* bufs) noexcept nogil:
+    """Outputs o[0 .. OW) of one row from the source rows (index kd*2 + kh)
+    and the W taps i0 / i1 with weights ww / mw."""
+    cdef int64_t ow
     cdef float wd, md, wh, mh, x0, x1, a, b
-    cdef const float* ww = p.wl[2]
-    cdef const float* mw = p.wr[2]
-    cdef const float* r0
+    cdef const float* r0 = rows[0]
     cdef const float* r1
     cdef const float* r2
     cdef const float* r3
-    # rows: index kd*2 + kh over the D and H taps that exist
-    nrows = 1
-    if p.linear:
-        nrows = 4 if p.k == 3 else (2 if p.k == 2 else 1)
-    for t in range(nrows):
-        kd = (t >> 1) & 1 if p.k == 3 else 0
-        kh = t & 1 if p.k >= 2 else 0
-        base = (p.sN[n] + p.sC[c] + (p.s1[0] if kd else p.s0[0])[od]
-                + (p.s1[1] if kh else p.s0[1])[oh])
-        if f32src:
-            rows[t] = (<const float*>p.src) + base
-        else:
-            for iw in range(p.IW):
-                bufs[t * p.L + iw] = load_f32(p.src, base + p.sWrow[iw], p.sdt)
-            rows[t] = bufs + t * p.L
-    if f32src:
-        i0 = p.s0[2]
-        i1 = p.s1[2]
-    else:
-        i0 = p.i0W
-        i1 = p.i1W
-    dbase = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[1][oh]
-    direct = p.dW_unit and p.ddt == dnnl_f32 and p.po.n == 0
-    o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
-    r0 = rows[0]
     if not p.linear and p.wdup2:
         rs_dup2(o, r0, OW // 2)
     elif not p.linear:
         rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
         rs_gather1(o, r0, i0, i1, ww, mw, OW)
-    elif p.k == 2 and _row_len(p, f32src) <= p.L:
+    elif p.k == 2 and not p.lazy_sw and _row_len(p, f32src) <= p.L:
         # x_col[iw] = r0[iw]*wh + r1[iw]*mh is what both W taps read: compute
         # each column once (the same operations, in the same order).
         rs_lerp1(bufs + 4 * p.L, r0, rows[1], p.wl[1][oh], p.wr[1][oh], _row_len(p, f32src))
@@ -444,6 +450,76 @@ cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
             b = r1[i1[ow]] * wd + r3[i1[ow]] * md
             x1 = a * wh + b * mh
             o[ow] = x0 * ww[ow] + x1 * mw[ow]
+
+
+cdef void _fwd_w_lazy(const Fwd* p, const float** rows, int64_t od, int64_t oh,
+                      int64_t dbase, bint direct, float* scratch) noexcept nogil:
+    """A row whose W taps the kernel computes, L outputs at a time (f32
+    source rows, dense destination row, no binary post-op)."""
+    cdef float* out = scratch
+    cdef float* old = scratch + p.L
+    cdef int64_t* ci0 = <int64_t*>(scratch + 2 * p.L)
+    cdef int64_t* ci1 = <int64_t*>(scratch + 4 * p.L)
+    cdef float* cw = scratch + 6 * p.L
+    cdef float* cm = scratch + 7 * p.L
+    cdef int64_t o0 = 0, m
+    cdef int64_t b1[1]
+    cdef float* o
+    while o0 < p.OW:
+        m = min(p.L, p.OW - o0)
+        rs_coeffs(o0, m, p.IW, p.OW, p.lazy_sw, p.linear, ci0, ci1, cw, cm)
+        o = (<float*>p.dst) + dbase + p.dS[2][0] + o0 if direct else out
+        _fwd_w_taps(p, o, rows, ci0, ci1, cw, cm, m, od, oh, True, NULL)
+        if not direct:
+            if p.po.n:
+                if p.po.has_sum:
+                    _load_row(p.dst, dbase + o0, p.dS[2], True, m, p.ddt, old)
+                _post_ops(&p.po, out, old, m, b1, 4, o0)
+            _store_row(p.dst, dbase + o0, p.dS[2], True, m, p.ddt, out)
+        o0 += m
+
+
+cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
+                     float* scratch) noexcept nogil:
+    cdef float* out = scratch
+    cdef float* old = scratch + p.L
+    cdef float* bufs = scratch + 2 * p.L
+    cdef const float* rows[4]
+    cdef const int64_t* i0
+    cdef const int64_t* i1
+    cdef int64_t b1[MAXPO]
+    cdef int64_t iw, base, dbase, OW = p.OW
+    cdef int t, nrows, kd, kh, e
+    cdef bint direct, f32src = p.sdt == dnnl_f32
+    cdef float* o
+    # rows: index kd*2 + kh over the D and H taps that exist
+    nrows = 1
+    if p.linear:
+        nrows = 4 if p.k == 3 else (2 if p.k == 2 else 1)
+    for t in range(nrows):
+        kd = (t >> 1) & 1 if p.k == 3 else 0
+        kh = t & 1 if p.k >= 2 else 0
+        base = (p.sN[n] + p.sC[c] + (p.s1[0] if kd else p.s0[0])[od]
+                + (p.s1[1] if kh else p.s0[1])[oh])
+        if f32src:
+            rows[t] = (<const float*>p.src) + base
+        else:
+            for iw in range(p.IW):
+                bufs[t * p.L + iw] = load_f32(p.src, base + p.sWrow[iw], p.sdt)
+            rows[t] = bufs + t * p.L
+    if f32src:
+        i0 = p.s0[2]
+        i1 = p.s1[2]
+    else:
+        i0 = p.i0W
+        i1 = p.i1W
+    dbase = p.dN[n] + p.dC[c] + p.dS[0][od] + p.dS[1][oh]
+    direct = p.dW_unit and p.ddt == dnnl_f32 and p.po.n == 0
+    if p.lazy_sw:
+        _fwd_w_lazy(p, rows, od, oh, dbase, direct, scratch)
+        return
+    o = (<float*>p.dst) + dbase + p.dS[2][0] if direct else out
+    _fwd_w_taps(p, o, rows, i0, i1, p.wl[2], p.wr[2], OW, od, oh, f32src, bufs)
     if direct:
         return
     if p.po.n:
@@ -458,6 +534,32 @@ cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
 
 
 # ------------------------------------------------------------- backward
+DEF MAXTAPS = 128
+
+
+cdef int _bwd_dh_taps(const Bwd* p, int64_t n, int64_t id_, int64_t ih, int* gs,
+                     int64_t* off, float* wd, float* wh) noexcept nogil:
+    """The (d, h) part of the taps of diff_src row (n, id, ih): per role pair
+    (kd, kh) its entries [gs[g], gs[g + 1]) of (diff_dst row offset, wd, wh).
+    The number of pairs, or -1 when there are more than MAXTAPS entries."""
+    cdef int kd, kh, ng = 0, nj = 0
+    cdef int64_t od, oh
+    for kd in range(p.nroles[0]):
+        for kh in range(p.nroles[1]):
+            gs[ng] = nj
+            ng += 1
+            for od in range(p.rs[kd][id_], p.re[kd][id_]):
+                for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
+                    if nj == MAXTAPS:
+                        return -1
+                    off[nj] = p.gN[n] + p.gS[0][od] + p.gS[1][oh]
+                    wd[nj] = p.wt[kd][od]
+                    wh[nj] = p.wt[2 + kh][oh]
+                    nj += 1
+    gs[ng] = nj
+    return ng
+
+
 cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t rest = item
     cdef int64_t ih = _axis(&rest, p.IH)
@@ -466,10 +568,16 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef float* acc
     cdef float* buf = scratch + p.L
     cdef const float* row
-    cdef int64_t iw, r, c0, L, i, od, oh, ow, dbase, goff
+    cdef int64_t iw, r, c0, L, od, oh, ow, dbase, goff
     cdef int kd, kh, kw
+    cdef int nm = p.k if p.linear else 0
     cdef float wd, wh, ww, v
     cdef bint direct, gdirect
+    cdef int64_t dho[MAXTAPS]
+    cdef float dhd[MAXTAPS]
+    cdef float dhh[MAXTAPS]
+    cdef int gs[5]
+    cdef int ng = _bwd_dh_taps(p, n, id_, ih, gs, dho, dhd, dhh)
     for iw in range(p.IW):
         dbase = p.dN[n] + p.dS[0][id_] + p.dS[1][ih] + p.dS[2][iw]
         for r in range(p.nruns):
@@ -477,8 +585,15 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
             L = p.run_len[r]
             direct = p.run_dunit[r] and p.sdt == dnnl_f32
             acc = (<float*>p.ds) + dbase + p.dC[c0] if direct else scratch
-            memset(acc, 0, <size_t>L * 4)
             gdirect = p.run_gunit[r] and p.gdt == dnnl_f32
+            if gdirect and ng >= 0:
+                # f32 unit-stride rows: every tap at once, sums in registers
+                rs_taps(acc, (<const float*>p.dd) + p.gC[c0], ng, gs, dho, dhd, dhh,
+                        p.nroles[2], p.wlb + 3 * iw, p.wlo, p.wlw, nm, L)
+                if not direct:
+                    _store_row(p.ds, dbase, p.dC + c0, p.run_dunit[r], L, p.sdt, acc)
+                continue
+            memset(acc, 0, <size_t>L * 4)
             for kd in range(p.nroles[0]):
                 for kh in range(p.nroles[1]):
                     for kw in range(p.nroles[2]):
@@ -507,6 +622,70 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
                 _store_row(p.ds, dbase, p.dC + c0, p.run_dunit[r], L, p.sdt, acc)
 
 
+cdef void _bwd_w_lazy(const Bwd* p, int64_t n, int64_t c, int64_t id_, int64_t ih,
+                      float* acc, float* scratch) noexcept nogil:
+    """Linear, a long W (f32, dense diff_src row ``acc``): the ranges of
+    lazy_cin columns and the weights of their outputs at a time, in the
+    gather's order per column."""
+    cdef int64_t* st = <int64_t*>scratch
+    cdef int64_t* en = <int64_t*>(scratch + 2 * p.L)
+    cdef float* wv = scratch + 4 * p.L
+    cdef const float* w0
+    cdef const float* row
+    cdef int64_t x0, m, j, ow, lo, hi, gw = p.lazy_gw
+    cdef int64_t od, oh
+    cdef int kd, kh, kw
+    cdef float wd, wh, v, s
+    memset(acc, 0, <size_t>p.IW * 4)
+    for kd in range(p.nroles[0]):
+        for kh in range(p.nroles[1]):
+            for kw in range(2):
+                for od in range(p.rs[kd][id_], p.re[kd][id_]):
+                    wd = p.wt[kd][od]
+                    for oh in range(p.rs[2 + kh][ih], p.re[2 + kh][ih]):
+                        wh = p.wt[2 + kh][oh]
+                        row = (<const float*>p.dd) + (p.gN[n] + p.gC[c] + p.gS[0][od]
+                                                      + p.gS[1][oh])
+                        x0 = 0
+                        while x0 < p.IW:
+                            m = min(p.lazy_cin, p.IW - x0)
+                            while True:     # fewer columns if their outputs overflow
+                                rs_bwd_ranges(x0, m, p.IW, p.OW, kw, st, en)
+                                lo, hi = p.OW, 0
+                                for j in range(m):
+                                    if st[j] < en[j]:
+                                        lo = min(lo, st[j])
+                                        hi = max(hi, en[j])
+                                if hi - lo <= 4 * p.L or m == 1:
+                                    break
+                                m = m // 2
+                            if lo < hi:
+                                rs_bwd_weights(lo, hi - lo, p.IW, p.OW, kw, wv)
+                            w0 = wv - lo
+                            if p.k == 1:
+                                for j in range(m):
+                                    s = acc[x0 + j]
+                                    for ow in range(st[j], en[j]):
+                                        s = s + row[ow * gw] * w0[ow]
+                                    acc[x0 + j] = s
+                            elif p.k == 2:
+                                for j in range(m):
+                                    s = acc[x0 + j]
+                                    for ow in range(st[j], en[j]):
+                                        v = row[ow * gw] * wh
+                                        s = s + v * w0[ow]
+                                    acc[x0 + j] = s
+                            else:
+                                for j in range(m):
+                                    s = acc[x0 + j]
+                                    for ow in range(st[j], en[j]):
+                                        v = row[ow * gw] * wd
+                                        v = v * wh
+                                        s = s + v * w0[ow]
+                                    acc[x0 + j] = s
+                            x0 += m
+
+
 cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef float* acc
     cdef int64_t rest = item
@@ -524,9 +703,35 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef int kd, kh, kw
     cdef float wd, wh, v, s
     cdef bint direct = p.dW_unit and p.sdt == dnnl_f32
+    cdef int64_t xlo = 0, xhi = 0
+    cdef int64_t sb[2]
+    cdef int64_t se[2]
+    cdef int sg
+    cdef int j, ng
+    cdef int gs[5]
+    cdef int64_t dho[MAXTAPS]
+    cdef float dhd[MAXTAPS]
+    cdef float dhh[MAXTAPS]
+    cdef const float* rows[MAXTAPS]
     dbase = p.dN[n] + p.dC[c] + p.dS[0][id_] + p.dS[1][ih]
     acc = (<float*>p.ds) + dbase + p.dS[2][0] if direct else scratch
+    if p.lazy_gw:
+        _bwd_w_lazy(p, n, c, id_, ih, acc, scratch)
+        return
     memset(acc, 0, <size_t>IW * 4)
+    if p.x2hi > p.x2lo:
+        ng = _bwd_dh_taps(p, n, id_, ih, gs, dho, dhd, dhh)
+        if ng >= 0:
+            # the regular columns at once, in vectors; the loops below do the rest
+            for j in range(gs[ng]):
+                rows[j] = (<const float*>p.dd) + dho[j] + p.gC[c] + p.gS[2][0]
+            xlo, xhi = p.x2lo, p.x2hi
+            rs_bwd_x2(acc, xlo, xhi, ng, gs, rows, dhd, dhh, p.nroles[2], p.x2a, p.x2W, IW,
+                      p.k if p.linear else 0)
+    # the columns left to the loops: [0, xlo) and [xhi, IW)
+    sb[0], se[0], sb[1], se[1] = 0, IW, IW, IW
+    if xhi > xlo:
+        se[0], sb[1] = xlo, xhi
     for kd in range(p.nroles[0]):
         for kh in range(p.nroles[1]):
             for kw in range(p.nroles[2]):
@@ -547,32 +752,36 @@ cdef void _bwd_w_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
                             row = buf
                             idx = p.ident
                         if not p.linear:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    s = s + row[idx[ow]]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        s = s + row[idx[ow]]
+                                    acc[iw] = s
                         elif p.k == 1:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    s = s + row[idx[ow]] * wt[ow]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        s = s + row[idx[ow]] * wt[ow]
+                                    acc[iw] = s
                         elif p.k == 2:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    v = row[idx[ow]] * wh
-                                    s = s + v * wt[ow]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        v = row[idx[ow]] * wh
+                                        s = s + v * wt[ow]
+                                    acc[iw] = s
                         else:
-                            for iw in range(IW):
-                                s = acc[iw]
-                                for ow in range(rs[iw], re[iw]):
-                                    v = row[idx[ow]] * wd
-                                    v = v * wh
-                                    s = s + v * wt[ow]
-                                acc[iw] = s
+                            for sg in range(2):
+                                for iw in range(sb[sg], se[sg]):
+                                    s = acc[iw]
+                                    for ow in range(rs[iw], re[iw]):
+                                        v = row[idx[ow]] * wd
+                                        v = v * wh
+                                        s = s + v * wt[ow]
+                                    acc[iw] = s
     if not direct:
         _store_row(p.ds, dbase, p.dS[2], p.dW_unit, IW, p.sdt, acc)
 
@@ -694,6 +903,58 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
         _fwd_w_item(p, item, scratch)
 
 
+def _x2_w(d):
+    """``(lo, hi, a, W)`` when diff_src columns [lo, hi) (8 or more) each
+    gather the two diff_dst columns 2 iw + a[kw] + e of role kw, e = 0, 1,
+    from unit-stride diff_dst rows (x2 along W), their weights in W[kw, e, iw];
+    else None."""
+    IW, nkw = d.IW, d.nroles[2]
+    g = np.asarray(d.gS[2], np.int64)
+    if IW < 8 or g.size < 2 or not (np.diff(g) == 1).all():
+        return None
+    iw = np.arange(IW)
+    ok = np.ones(IW, bool)
+    a = np.zeros(2, np.int64)
+    for kw in range(nkw):
+        lo = np.asarray(d.rs[4 + kw], np.int64)[:IW]
+        two = np.asarray(d.re[4 + kw], np.int64)[:IW] - lo == 2
+        a[kw] = lo[IW // 2] - 2 * (IW // 2)     # the middle column's offset
+        ok &= two & (lo - 2 * iw == a[kw])
+    edges = np.diff(np.concatenate([[0], ok.astype(np.int8), [0]]))
+    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    if not starts.size:
+        return None
+    k = int(np.argmax(ends - starts))
+    lo, hi = int(starts[k]), int(ends[k])
+    if hi - lo < 8:
+        return None
+    W = np.zeros((2, 2, IW), np.float32)
+    for kw in range(nkw):
+        rs = np.asarray(d.rs[4 + kw], np.int64)[lo:hi]
+        for e in range(2):
+            W[kw, e, lo:hi] = np.asarray(d.wt[4 + kw], np.float32)[rs + e]
+    return lo, hi, a, W
+
+
+def _w_taps(d):
+    """The W part of the backward taps of every diff_src column iw, in the
+    gather's order (role kw, then ow): bounds ``wb[iw, kw]`` (3 per iw, the
+    last one the end), diff_dst W offsets and weights."""
+    nkw = d.nroles[2]
+    lo = np.stack([np.asarray(d.rs[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
+    hi = np.stack([np.asarray(d.re[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
+    cnt = np.maximum(hi - lo, 0).ravel()
+    ends = np.cumsum(cnt)
+    starts = ends - cnt
+    wb = np.zeros((d.IW, 3), np.int64)
+    wb[:, :nkw] = starts.reshape(d.IW, nkw)
+    wb[:, nkw] = ends.reshape(d.IW, nkw)[:, nkw - 1] if d.IW else 0
+    ow = np.repeat(lo.ravel() - starts, cnt) + np.arange(int(cnt.sum()))
+    kw = np.repeat(np.tile(np.arange(nkw), d.IW), cnt)
+    wt = np.stack([np.asarray(d.wt[4 + k], np.float32) for k in range(nkw)])
+    return wb, np.asarray(d.gS[2], np.int64)[ow], wt[kw, ow]
+
+
 cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
     cdef const Bwd* p = <const Bwd*>plan
     if p.inner:
@@ -764,6 +1025,11 @@ cdef class _Tables:
         if failed:
             raise MemoryError("no memory for the resampling scratch rows")
 
+    @property
+    def table_bytes(self):
+        """Bytes of the tables the plan holds (its metadata)."""
+        return sum(a.nbytes for a in self.keep) + self.pad.nbytes
+
     cdef const int64_t* i64(self, x):
         arr = _arr64(x)
         self.keep.append(arr)
@@ -825,9 +1091,11 @@ cdef class FwdPlan(_Tables):
             for j in range(5):
                 p.po.tab[e * 5 + j] = (self.i64(ent.tabs[j]) if ent.kind == dnnl_binary
                                        else NULL)
-        p.wdup2 = (p.inner and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
+        p.lazy_sw = d.lazy_sw
+        p.wdup2 = (p.inner and not p.lazy_sw and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
         p.ngroups = 0
+        p.cdup2 = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
             self._row_groups(d, d.runs)
         elif (p.inner and not p.linear and p.po.n == 0 and p.dW_unit and p.k <= 2
@@ -854,6 +1122,11 @@ cdef class FwdPlan(_Tables):
                 + ("+copy" if self.p.ngroups else ""))
 
     @property
+    def lazy_w(self):
+        """Whether the kernel computes the W taps (a long W: no W tables)."""
+        return self.p.lazy_sw > 0
+
+    @property
     def row_groups(self):
         """Groups of repeated output rows copied whole (0: not used)."""
         return self.p.ngroups
@@ -871,6 +1144,11 @@ cdef class FwdPlan(_Tables):
                 and np.array_equal(dS2, np.arange(p.OW) * C)):
             return
         self._groups(d, p.OW * C * 4)
+        s0w = np.asarray(d.s0[2], dtype=np.int64)
+        if p.ngroups and p.OW % 2 == 0 and p.OW > 0:
+            ss = int(s0w[2] - s0w[0]) if p.OW > 2 else C
+            if ss >= C and np.array_equal(s0w, s0w[0] + (np.arange(p.OW) // 2) * ss):
+                p.cdup2 = ss
 
     def _groups(self, d, row_bytes):
         """Runs of output rows oh that read the same source row (nearest)."""
@@ -913,6 +1191,11 @@ cdef class BwdPlan(_Tables):
     cdef Bwd p
 
     @property
+    def lazy_w(self):
+        """Whether the kernel computes the W ranges and weights (a long W)."""
+        return self.p.lazy_gw > 0
+
+    @property
     def path(self):
         """What runs: "channels" (nhwc, blocked) or "rows" (nchw), as a gather."""
         return "channels" if self.p.inner == 0 else "rows"
@@ -936,9 +1219,22 @@ cdef class BwdPlan(_Tables):
             p.rs[j] = self.i64(d.rs[j])
             p.re[j] = self.i64(d.re[j])
             p.wt[j] = self.f32(d.wt[j])
-        p.ident = self.i64(np.arange(max(p.OW, 1)))
-        p.dW_unit = d.dW_unit
+        # decoded rows (non-f32 diff_dst) are indexed by position
+        p.ident = self.i64(np.arange(max(p.OW, 1) if p.gdt != dnnl_f32 else 1))
+        p.lazy_gw = d.lazy_gw
         p.L = d.L
+        # columns per chunk: their outputs (at most factor + 1 per column and
+        # role, plus the edges) fit the 4 L weights of the scratch
+        p.lazy_cin = max(1, min(p.L, (4 * p.L - 8) // (-(-p.OW // max(p.IW, 1)) + 2)))
+        p.x2lo = p.x2hi = 0
+        x2 = _x2_w(d) if p.inner and p.gdt == dnnl_f32 and not p.lazy_gw else None
+        if x2 is not None:
+            p.x2lo, p.x2hi = x2[0], x2[1]
+            p.x2a, p.x2W = self.i64(x2[2]), self.f32(x2[3])
+        if p.inner == 0:
+            wb, wo, ww = _w_taps(d)
+            p.wlb, p.wlo, p.wlw = self.i64(wb), self.i64(wo), self.f32(ww)
+        p.dW_unit = d.dW_unit
         if p.inner == 0:
             self.nitems = p.N * p.ID * p.IH
         else:
@@ -956,7 +1252,7 @@ cdef class BwdPlan(_Tables):
 
     def run(self, size_t dd, size_t ds):
         cdef Bwd q = self.p
-        cdef size_t nscr = <size_t>2 * <size_t>max(q.L, 1) * 4
+        cdef size_t nscr = <size_t>(8 if q.lazy_gw else 2) * <size_t>max(q.L, 1) * 4
         q.dd = <const uint8_t*>dd
         q.ds = <uint8_t*>ds
         if self.scan == SCAN_INPUT and _has_nonfinite(q.dd, q.gdt, self.scan_lo,

@@ -80,6 +80,259 @@ static inline void rs_acc3(float* __restrict acc, const float* __restrict r, flo
         float v = r[i] * wd; v = v * wh; acc[i] = acc[i] + v * ww;
     }
 }
+/* W taps of outputs o0 .. o0 + m - 1 (dnnl/_kernels/resampling_plan.py's
+   linear_coeffs / nearest_indices, the same f32 operations): source element
+   offsets i0 / i1 (index times `sw`) and weights wl / wr = 1 - wl (linear).
+   Indices in int32 (the caller checks the extents fit) and no branches, so
+   the loops vectorise. */
+static inline __attribute__((always_inline)) void rs_coeffs_k(
+        int64_t o0, int64_t m, int64_t n_in, int64_t n_out, int64_t sw, int unit,
+        int linear, int64_t* __restrict i0, int64_t* __restrict i1,
+        float* __restrict wl, float* __restrict wr) {
+    const float fi = (float)n_in, fo = (float)n_out;
+    const int32_t top = n_in - 1 > 0 ? (int32_t)(n_in - 1) : 0, base = (int32_t)o0;
+    const int32_t n = (int32_t)m;
+    for (int32_t j = 0; j < n; j++) {
+        float s = (((float)(base + j) + 0.5f) * fi) / fo - 0.5f;
+        /* trunc(s): exact through int32 (|s| < n_in <= 2^31; truncf does not
+           vectorise under -ftrapping-math) */
+        int32_t ti = (int32_t)s, l, r;
+        float t = (float)ti;
+        if (!linear) {
+            /* roundf: s - t is exact; a negative result clips to 0 anyway */
+            l = ti + (int32_t)(s - t >= 0.5f);
+            l = l < 0 ? 0 : l;
+            l = l > top ? top : l;
+            r = l;
+        } else {
+            l = ti < 0 ? 0 : ti;
+            l = l > top ? top : l;
+            r = (ti + (int32_t)(s != t)) & -(int32_t)(s >= 0.0f);
+            r = r > top ? top : r;
+            float w = 1.0f - __builtin_fabsf(s - (float)l);
+            wl[j] = w;
+            wr[j] = 1.0f - w;
+        }
+        i0[j] = unit ? (int64_t)l : (int64_t)l * sw;
+        i1[j] = unit ? (int64_t)r : (int64_t)r * sw;
+    }
+}
+static inline void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
+                             int64_t sw, int linear, int64_t* __restrict i0,
+                             int64_t* __restrict i1, float* __restrict wl,
+                             float* __restrict wr) {
+    if (linear && sw == 1) rs_coeffs_k(o0, m, n_in, n_out, 1, 1, 1, i0, i1, wl, wr);
+    else if (linear) rs_coeffs_k(o0, m, n_in, n_out, sw, 0, 1, i0, i1, wl, wr);
+    else if (sw == 1) rs_coeffs_k(o0, m, n_in, n_out, 1, 1, 0, i0, i1, wl, wr);
+    else rs_coeffs_k(o0, m, n_in, n_out, sw, 0, 0, i0, i1, wl, wr);
+}
+/* Backward linear W ranges of inputs x0 .. x0 + m - 1 for tap role `role`
+   (0: x is the left tap, 1: the right one) and the role's output weights:
+   resampling_plan.py's backward_linear_ranges, the same f32 operations. */
+static inline float rs_bmap(int32_t x, float fa, float fb) {
+    return (((float)x + 0.5f) * fa) / fb - 0.5f;
+}
+/* trunc through int32 (|v| < 2^31, checked by the caller): vectorises */
+static inline int32_t rs_ceil_idx(float v) {         /* 0 below 0 */
+    int32_t t = (int32_t)v;
+    return (t + (int32_t)((float)t != v)) & -(int32_t)(v >= 0.0f);
+}
+static inline int32_t rs_trunc1(float v) {           /* 0 below 0, else trunc + 1 */
+    return ((int32_t)v + 1) & -(int32_t)(v >= 0.0f);
+}
+static inline void rs_bwd_ranges(int64_t x0, int64_t m, int64_t n_in, int64_t n_out,
+                                 int role, int64_t* __restrict st, int64_t* __restrict en) {
+    const float fi = (float)n_in, fo = (float)n_out;
+    const int32_t top = (int32_t)n_out, last = (int32_t)(n_in - 1), base = (int32_t)x0;
+    for (int32_t j = 0; j < (int32_t)m; j++) {
+        int32_t x = base + j, a, b;
+        if (role == 0) {
+            a = rs_ceil_idx(rs_bmap(x, fo, fi)) & -(int32_t)(x != 0);
+            b = rs_ceil_idx(rs_bmap(x + 1, fo, fi));
+        } else {
+            a = rs_trunc1(rs_bmap(x - 1, fo, fi));
+            b = x == last ? top : rs_trunc1(rs_bmap(x, fo, fi));
+        }
+        a = a > top ? top : a;
+        b = b > top ? top : b;
+        st[j] = a;
+        en[j] = b;
+    }
+}
+static inline void rs_bwd_weights(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
+                                  int role, float* __restrict w) {
+    const float fi = (float)n_in, fo = (float)n_out;
+    const int32_t base = (int32_t)o0;
+    for (int32_t j = 0; j < (int32_t)m; j++) {
+        float t = rs_bmap(base + j, fi, fo);
+        float f = __builtin_fabsf(t - (float)(int32_t)t);
+        w[j] = role ? f : 1.0f - f;
+    }
+}
+/* Backward, channel runs: acc[i] = the sum, in the gather's order (d-tap,
+   h-tap, w-tap, od, oh, ow) and starting from +0, of the terms
+   g[off + i] * weights. The (d, h) part of the taps comes per role pair q as
+   the entries [gs[q], gs[q + 1]) of (row offset dho, wd, wh), the w part per
+   role kw as the entries [wb[kw], wb[kw + 1]) of (offset wo, ww). A term is
+   the bare value (nm 0, nearest) or times ww (nm 1), wh then ww (2), wd, wh,
+   then ww (3): ref:any's operations. The sums of a block of channels stay in
+   registers over all the taps. */
+/* The native vector (lowering wider GCC vectors to SSE spills them): 8
+   floats with AVX, else 4. */
+#if defined(__AVX__)
+#define RS_VL 8
+typedef float rs_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int32_t rs_v8i __attribute__((vector_size(32)));
+#define RS_EVEN {0, 2, 4, 6, 8, 10, 12, 14}
+#define RS_ODD {1, 3, 5, 7, 9, 11, 13, 15}
+#else
+#define RS_VL 4
+typedef float rs_v8 __attribute__((vector_size(16), aligned(4), may_alias));
+typedef int32_t rs_v8i __attribute__((vector_size(16)));
+#define RS_EVEN {0, 2, 4, 6}
+#define RS_ODD {1, 3, 5, 7}
+#endif
+#define RS_TERM(s, x)                                                               \
+    do {                                                                            \
+        if (nm == 0) s = s + (x);                                                   \
+        else if (nm == 1) s = s + (x) * ww;                                         \
+        else if (nm == 2) { __typeof__(s) v_ = (x) * wh; s = s + v_ * ww; }         \
+        else { __typeof__(s) v_ = (x) * wd; v_ = v_ * wh; s = s + v_ * ww; }        \
+    } while (0)
+#define RS_TAPS_LOOP(BODY)                                                          \
+    for (int q = 0; q < ng; q++)                                                    \
+        for (int kw = 0; kw < nkw; kw++)                                            \
+            for (int j = gs[q]; j < gs[q + 1]; j++) {                               \
+                float wd = dhd[j], wh = dhh[j];                                     \
+                for (int64_t e = wb[kw]; e < wb[kw + 1]; e++) {                     \
+                    const float* r = g + dho[j] + wo[e] + c;                        \
+                    float ww = wwt[e];                                              \
+                    (void)wd; (void)wh; (void)ww;                                   \
+                    BODY;                                                           \
+                }                                                                   \
+            }
+static inline __attribute__((always_inline)) void rs_taps_m(
+        float* __restrict acc, const float* __restrict g, int ng, const int* __restrict gs,
+        const int64_t* __restrict dho, const float* __restrict dhd,
+        const float* __restrict dhh, int nkw, const int64_t* __restrict wb,
+        const int64_t* __restrict wo, const float* __restrict wwt, int nm, int64_t n) {
+    int64_t c = 0;
+    for (; c + 4 * RS_VL <= n; c += 4 * RS_VL) {      /* 4 vectors of sums */
+        rs_v8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+        RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r);
+                     RS_TERM(s1, *(const rs_v8*)(r + RS_VL));
+                     RS_TERM(s2, *(const rs_v8*)(r + 2 * RS_VL));
+                     RS_TERM(s3, *(const rs_v8*)(r + 3 * RS_VL)))
+        *(rs_v8*)(acc + c) = s0; *(rs_v8*)(acc + c + RS_VL) = s1;
+        *(rs_v8*)(acc + c + 2 * RS_VL) = s2; *(rs_v8*)(acc + c + 3 * RS_VL) = s3;
+    }
+    for (; c + RS_VL <= n; c += RS_VL) {
+        rs_v8 s0 = {0};
+        RS_TAPS_LOOP(RS_TERM(s0, *(const rs_v8*)r))
+        *(rs_v8*)(acc + c) = s0;
+    }
+    for (; c < n; c++) {
+        float s0 = 0.0f;
+        RS_TAPS_LOOP(RS_TERM(s0, *r))
+        acc[c] = s0;
+    }
+}
+static inline void rs_taps(float* __restrict acc, const float* __restrict g, int ng,
+                           const int* __restrict gs, const int64_t* __restrict dho,
+                           const float* __restrict dhd, const float* __restrict dhh,
+                           int nkw, const int64_t* __restrict wb,
+                           const int64_t* __restrict wo, const float* __restrict wwt,
+                           int nm, int64_t n) {
+    switch (nm) {       /* constant nm: one specialised loop nest each */
+    case 0: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 0, n); break;
+    case 1: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 1, n); break;
+    case 2: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 2, n); break;
+    default: rs_taps_m(acc, g, ng, gs, dho, dhd, dhh, nkw, wb, wo, wwt, 3, n); break;
+    }
+}
+/* Backward along W rows (nchw) where each diff_src column iw of role kw
+   gathers the two outputs 2 iw + a[kw] + e, e = 0, 1: acc[iw] for iw in
+   [lo, hi) as the sum, in the gather's order (role pair q, kw, entry j, e),
+   of row_j[2 iw + a[kw] + e] times the weights (dhd / dhh per j, W[kw][e][iw]
+   at W + (2 kw + e) * IW). A vector of columns at a time: two loads, even
+   and odd lanes by shuffles. */
+static inline __attribute__((always_inline)) void rs_bwd_x2_m(
+        float* __restrict acc, int64_t lo, int64_t hi, int ng, const int* __restrict gs,
+        const float* const* __restrict rows, const float* __restrict dhd,
+        const float* __restrict dhh, int nkw, const int64_t* __restrict a,
+        const float* __restrict W, int64_t IW, int nm) {
+    const rs_v8i ev = RS_EVEN, od = RS_ODD;
+    int64_t iw = lo;
+    for (; iw < hi; iw += RS_VL) {
+        /* the last block ends at hi, overlapping the one before: columns are
+           independent, so the overlap recomputes the same values */
+        if (iw + RS_VL > hi) {
+            if (hi - lo < RS_VL) break;
+            iw = hi - RS_VL;
+        }
+        rs_v8 s0 = {0};
+        for (int q = 0; q < ng; q++)
+            for (int kw = 0; kw < nkw; kw++)
+                for (int j = gs[q]; j < gs[q + 1]; j++) {
+                    const float* r = rows[j] + 2 * iw + a[kw];
+                    rs_v8 x0 = *(const rs_v8*)r, x1 = *(const rs_v8*)(r + RS_VL);
+                    float wd = dhd[j], wh = dhh[j];
+                    rs_v8 ww = *(const rs_v8*)(W + 2 * kw * IW + iw);
+                    RS_TERM(s0, __builtin_shuffle(x0, x1, ev));
+                    ww = *(const rs_v8*)(W + (2 * kw + 1) * IW + iw);
+                    RS_TERM(s0, __builtin_shuffle(x0, x1, od));
+                    (void)wd; (void)wh;
+                }
+        *(rs_v8*)(acc + iw) = s0;
+    }
+    for (; iw < hi; iw++) {
+        float s0 = 0.0f;
+        for (int q = 0; q < ng; q++)
+            for (int kw = 0; kw < nkw; kw++)
+                for (int j = gs[q]; j < gs[q + 1]; j++) {
+                    const float* r = rows[j] + 2 * iw + a[kw];
+                    float wd = dhd[j], wh = dhh[j];
+                    float ww = W[2 * kw * IW + iw];
+                    RS_TERM(s0, r[0]);
+                    ww = W[(2 * kw + 1) * IW + iw];
+                    RS_TERM(s0, r[1]);
+                    (void)wd; (void)wh;
+                }
+        acc[iw] = s0;
+    }
+}
+static inline void rs_bwd_x2(float* __restrict acc, int64_t lo, int64_t hi, int ng,
+                             const int* __restrict gs, const float* const* __restrict rows,
+                             const float* __restrict dhd, const float* __restrict dhh,
+                             int nkw, const int64_t* __restrict a,
+                             const float* __restrict W, int64_t IW, int nm) {
+    switch (nm) {
+    case 0: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 0); break;
+    case 1: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 1); break;
+    case 2: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 2); break;
+    default: rs_bwd_x2_m(acc, lo, hi, ng, gs, rows, dhd, dhh, nkw, a, W, IW, 3); break;
+    }
+}
+/* Nearest x2 along W, channel runs: each source pixel's n channels (pixels
+   `ss` elements apart) stored to two adjacent destination pixels of rows
+   o0 and o1 (o1 may be NULL): one load, up to four stores. */
+static inline void rs_dupc(float* __restrict o0, float* __restrict o1,
+                           const float* __restrict a, int64_t ss, int64_t n,
+                           int64_t npix) {
+    for (int64_t x = 0; x < npix; x++) {
+        const float* __restrict s = a + x * ss;
+        float* __restrict d0 = o0 + 2 * x * n;
+        if (o1) {
+            float* __restrict d1 = o1 + 2 * x * n;
+            for (int64_t i = 0; i < n; i++) {
+                float v = s[i];
+                d0[i] = v; d0[n + i] = v; d1[i] = v; d1[n + i] = v;
+            }
+        } else {
+            for (int64_t i = 0; i < n; i++) { float v = s[i]; d0[i] = v; d0[n + i] = v; }
+        }
+    }
+}
 RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];

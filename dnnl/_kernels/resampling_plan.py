@@ -11,13 +11,18 @@ Forward and backward share ``PlanSpec``'s fields.
 import numpy as np
 
 from dnnl import _dtypes
-from dnnl._enums import algorithm, primitive_kind
+from dnnl._enums import algorithm, data_type, primitive_kind
 from dnnl._kernels import offsets as _offsets
 from dnnl.attr import binary_entry, sum_entry
 
 f32 = np.float32
 #: outputs (plus inputs, backward) from which a plan runs on every thread
 PARALLEL_MIN = 1 << 14
+#: a forward W axis (rows path) with more indices than this has its taps and
+#: weights computed by the kernel, LAZY_CHUNK outputs at a time, instead of
+#: tabulated per index: plan memory and time stay small whatever the extent
+LAZY_W_MIN = 1 << 16
+LAZY_CHUNK = 4096
 
 
 # ------------------------------------------------------------ coefficients
@@ -55,21 +60,43 @@ def linear_coeffs(n_in, n_out):
     return left, right, (f32(1) - w_right).astype(f32)
 
 
+def _chunked(n, fn, *dtypes):
+    """``fn`` over the indices 0..n-1, a block at a time, into arrays of
+    ``dtypes``: the temporaries stay small whatever ``n``."""
+    outs = [np.empty(n, dt) for dt in dtypes]
+    for a in range(0, n, _BLOCK):
+        for out, v in zip(outs, fn(np.arange(a, min(n, a + _BLOCK), dtype=np.int64))):
+            out[a:a + v.size] = v
+    return outs
+
+
+_BLOCK = 1 << 18
+
+
 def backward_linear_ranges(n_in, n_out):
     """Per input index x: ``[(start, end) as x the left tap, as the right tap]``
     and per output index the weights ``(1 - w, w)`` (the gather form)."""
-    x = np.arange(n_in)
-    ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
-    le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
-    s = _map(x - 1, n_in, n_out)
-    rs = np.where(s < 0, 0, np.trunc(s.astype(np.float64)).astype(np.int64) + 1)
-    s2 = _map(x, n_in, n_out)
-    re = np.where(s2 < 0, 0, np.trunc(s2.astype(np.float64)).astype(np.int64) + 1)
-    re = np.where(x == n_in - 1, n_out, np.minimum(re, n_out))
-    t = _map(np.arange(n_out), n_out, n_in)
-    w = np.abs(t - np.trunc(t)).astype(f32)
-    clip = lambda a: np.clip(a, 0, n_out).astype(np.int64)  # noqa: E731
-    return ((clip(ls), clip(le)), (clip(rs), clip(re))), ((f32(1) - w).astype(f32), w)
+    def clip(a):
+        return np.clip(a, 0, n_out)
+
+    def per_input(x):
+        ls = np.where(x == 0, 0, _ceil_idx(_map(x, n_in, n_out)))
+        le = np.minimum(_ceil_idx(_map(x + 1, n_in, n_out)), n_out)
+        s = _map(x - 1, n_in, n_out)
+        rs = np.where(s < 0, 0, np.trunc(s.astype(np.float64)).astype(np.int64) + 1)
+        s2 = _map(x, n_in, n_out)
+        re = np.where(s2 < 0, 0, np.trunc(s2.astype(np.float64)).astype(np.int64) + 1)
+        re = np.where(x == n_in - 1, n_out, np.minimum(re, n_out))
+        return clip(ls), clip(le), clip(rs), clip(re)
+
+    def per_output(o):
+        t = _map(o, n_out, n_in)
+        w = np.abs(t - np.trunc(t)).astype(f32)
+        return (f32(1) - w).astype(f32), w
+
+    ls, le, rs, re = _chunked(n_in, per_input, *[np.int64] * 4)
+    wl, wr = _chunked(n_out, per_output, f32, f32)
+    return ((ls, le), (rs, re)), (wl, wr)
 
 
 def backward_nearest_ranges(n_in, n_out):
@@ -86,16 +113,38 @@ def _axis_map(nd):
     return [0, 1, nd - 3 if k == 3 else None, nd - 2 if k >= 2 else None, nd - 1]
 
 
-def _tables(md):
-    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N."""
-    table, starts, sizes = _offsets.dim_tables(md)
-    per = [table[s:s + n] for s, n in zip(starts, sizes)]
+def _dim_table(md, d, n):
+    """Offsets of indices 0..n-1 of dim ``d``, from its blocking levels."""
+    lv = _offsets.levels(md, d)
+    i = np.arange(n, dtype=np.int64)
+    if len(lv) == 1:                # not blocked: i * stride, in place
+        i *= lv[0][2]
+        return i
+    off = np.zeros(n, np.int64)
+    for radix, unit, stride in lv:
+        g = i // unit
+        if radix:
+            np.remainder(g, radix, out=g)
+        g *= stride
+        off += g
+    return off
+
+
+def _tables(md, w=None):
+    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N. With
+    ``w``, the W table holds only the offsets of indices 0 and 1 (lazy W)."""
     out = []
     for a, d in enumerate(_axis_map(md.ndims)):
-        t = np.zeros(1, np.int64) if d is None else np.asarray(per[d], np.int64)
-        out.append(t)
+        n = 1 if d is None else (min(w, md.dims[d]) if a == 4 and w else md.dims[d])
+        out.append(np.zeros(1, np.int64) if d is None else _dim_table(md, d, n))
     out[0] = out[0] + md.offset0
     return out
+
+
+def _plain_w(md):
+    """The element stride of W when its offsets are ``iw * stride``, else None."""
+    lv = _offsets.levels(md, md.ndims - 1)
+    return int(lv[0][2]) if len(lv) == 1 else None
 
 
 def _extents(md):
@@ -151,16 +200,20 @@ class PlanSpec:
 class FwdSpec(PlanSpec):
     """Forward: ``OD``/``OH`` output extents, ``ddt`` the dst type, source
     tables ``sN``/``sC``, taps ``s0``/``s1`` (offsets) and ``i0W``/``i1W``
-    (W indices) per spatial axis, weights ``wl``/``wr``, post-ops."""
+    (W indices) per spatial axis, weights ``wl``/``wr``, post-ops; ``lazy_sw``
+    > 0: the source W stride, and the kernel computes the W taps itself (the
+    W entries of the tables then hold only their extremes)."""
     __slots__ = ("OD", "OH", "ddt", "sN", "sC", "s0", "s1", "i0W", "i1W", "sWrow", "wl",
-                 "wr", "post_ops")
+                 "wr", "post_ops", "lazy_sw")
 
 
 class BwdSpec(PlanSpec):
     """Backward (a gather): ``ID``/``IH`` diff_src extents, ``gdt`` the
     diff_dst type with tables ``gN``/``gC``/``gS``; per spatial axis and tap
-    role the diff_dst range ``[rs, re)`` and weights ``wt``; ``nroles``."""
-    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt")
+    role the diff_dst range ``[rs, re)`` and weights ``wt``; ``nroles``;
+    ``lazy_gw`` > 0: the diff_dst W stride, and the kernel computes the W
+    ranges and weights itself (linear)."""
+    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt", "lazy_gw")
 
 
 class PostOp:
@@ -189,17 +242,53 @@ def _post_op(e, outs):
     return PostOp(primitive_kind.binary, e.alg, dt=m.data_type, tabs=tabs)
 
 
+def _lazy_w(src_md, dst_md, ins, outs, entries):
+    """The source W stride when the kernel computes the W taps (a long W on
+    the rows path, plain W axes, unit-stride f32 source rows and dense
+    destination rows, no binary post-op), else 0."""
+    if not LAZY_W_MIN < max(ins[4], outs[4]) < 2 ** 31 or src_md.data_type != data_type.f32:
+        return 0
+    if any(isinstance(e, binary_entry) for e in entries):
+        return 0
+    sw, dw = _plain_w(src_md), _plain_w(dst_md)
+    if not sw or dw != 1:
+        return 0
+    c_tab = _dim_table(dst_md, 1, min(dst_md.dims[1], 2))
+    return sw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+
+
+def _lazy_w_bwd(linear, ds_md, dd_md, ins, outs):
+    """The diff_dst W stride when the kernel computes the backward W ranges and
+    weights (linear, a long W on the rows path, plain W axes, f32 data and
+    dense diff_src rows, a factor of at most 64 so a column's outputs fit the
+    scratch), else 0."""
+    if not linear or not LAZY_W_MIN < max(ins[4], outs[4]) < 2 ** 31:
+        return 0
+    if ds_md.data_type != data_type.f32 or dd_md.data_type != data_type.f32:
+        return 0
+    if outs[4] > ins[4] * 64:
+        return 0
+    gw, dw = _plain_w(dd_md), _plain_w(ds_md)
+    if not gw or dw != 1:
+        return 0
+    c_tab = _dim_table(ds_md, 1, min(ds_md.dims[1], 2))
+    return gw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+
+
 def fwd_plan(alg, src_md, dst_md, entries):
     """The forward plan for ``src_md`` -> ``dst_md`` with post-op ``entries``."""
     nd = src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
-    st, dtab = _tables(src_md), _tables(dst_md)
     ins, outs = _extents(src_md), _extents(dst_md)
+    lazy = _lazy_w(src_md, dst_md, ins, outs, entries)
+    st, dtab = _tables(src_md, 2 if lazy else None), _tables(dst_md, 2 if lazy else None)
     s0, s1, wl, wr, idx0, idx1 = [], [], [], [], [], []
     for a in (2, 3, 4):
         n_in, n_out = ins[a], outs[a]
-        if a - 2 < 3 - k:          # missing axis
+        if a == 4 and lazy:        # the kernel computes them: extremes only (spans)
+            w = np.ones(2, f32)
+        elif a - 2 < 3 - k:          # missing axis
             left = right = np.zeros(1, np.int64)
             w = np.ones(1, f32)
         elif linear:
@@ -207,7 +296,9 @@ def fwd_plan(alg, src_md, dst_md, entries):
         else:
             left = right = nearest_indices(n_in, n_out)
             w = np.ones(n_out, f32)
-        tab = st[a]
+        tab = st[a] if not (a == 4 and lazy) else np.arange(n_in, dtype=np.int64)[[0, -1]] * lazy
+        if a == 4 and lazy:
+            left = right = np.array([0, 1])
         s0.append(tab[left] if tab.size else np.zeros(left.size, np.int64))
         s1.append(tab[right] if tab.size else np.zeros(right.size, np.int64))
         wl.append(w)
@@ -215,15 +306,17 @@ def fwd_plan(alg, src_md, dst_md, entries):
         idx0.append(left)
         idx1.append(right)
     runs = _c_runs(dtab[1], st[1])
+    if lazy:
+        dtab[4] = np.array([0, outs[4] - 1], np.int64)   # unit: first and last
     from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
     return FwdPlan(FwdSpec(
-        k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
+        k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
         N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
         sdt=int(src_md.data_type), ddt=int(dst_md.data_type), sN=st[0], sC=st[1],
         s0=s0, s1=s1, i0W=idx0[2], i1W=idx1[2], sWrow=st[4], wl=wl, wr=wr,
-        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=_unit(dtab[4]), runs=runs,
-        L=max([1, ins[4], outs[4]] + [int(x) for x in runs[1]]),
-        post_ops=[_post_op(e, outs) for e in entries],
+        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
+        L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
+        lazy_sw=lazy, post_ops=[_post_op(e, outs) for e in entries],
         parallel=int(np.prod(outs)) >= PARALLEL_MIN,
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type)))
 
@@ -233,12 +326,21 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
     nd = diff_src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
-    gt, dtab = _tables(diff_dst_md), _tables(diff_src_md)
     ins, outs = _extents(diff_src_md), _extents(diff_dst_md)
+    lazy = _lazy_w_bwd(linear, diff_src_md, diff_dst_md, ins, outs)
+    gt = _tables(diff_dst_md, 2 if lazy else None)
+    dtab = _tables(diff_src_md, 2 if lazy else None)
     rs, re, wt, nroles = [], [], [], []
     for a in (2, 3, 4):
         n_in, n_out = ins[a], outs[a]
-        if a - 2 < 3 - k:
+        if a == 4 and lazy:        # the kernel computes them
+            rs += [np.zeros(1, np.int64)] * 2
+            re += [np.zeros(1, np.int64)] * 2
+            wt += [np.ones(1, f32)] * 2
+            nroles.append(2)
+            gt[4] = np.array([0, (n_out - 1) * lazy], np.int64)   # first and last
+            dtab[4] = np.array([0, n_in - 1], np.int64)
+        elif a - 2 < 3 - k:
             one = np.ones(1, f32)
             rs += [np.zeros(1, np.int64)] * 2
             re += [np.ones(1, np.int64)] * 2
@@ -260,12 +362,13 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
     runs = _c_runs(dtab[1], gt[1])
     from dnnl._kernels.resampling import BwdPlan
     return BwdPlan(BwdSpec(
-        k=k, linear=int(linear), inner=_choose_inner(dtab[1], dtab[4]),
+        k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
         N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
         gdt=int(diff_dst_md.data_type), sdt=int(diff_src_md.data_type),
         gN=gt[0], gC=gt[1], gS=gt[2:], dN=dtab[0], dC=dtab[1], dS=dtab[2:],
-        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=_unit(dtab[4]), runs=runs,
-        L=max([1, ins[4], outs[4]] + [int(x) for x in runs[1]]),
+        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
+        L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
+        lazy_gw=lazy,
         parallel=int(np.prod(ins)) + int(np.prod(outs)) >= PARALLEL_MIN,
         pad=_offsets.padding_offsets(diff_src_md),
         esize=_dtypes.size(diff_src_md.data_type)))

@@ -1,0 +1,199 @@
+"""Resampling fast paths, pinned against the numpy reference (dnnl.testing):
+the backward over channel runs (every tap of a pixel at once), nearest x2 over
+channel rows (each pixel stored twice), and forward W taps computed by the
+kernel for long W axes (no per-index tables)."""
+import numpy as np
+import pytest
+
+import dnnl
+from dnnl._kernels import resampling_plan as RP
+from dnnl.resampling import resampling_backward, resampling_forward
+from dnnl.testing import dtypes as D
+from dnnl.testing import resampling as R
+
+A = dnnl.algorithm
+NEAREST, LINEAR = A.resampling_nearest, A.resampling_linear
+ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
+STREAM = dnnl.stream(ENG)
+DTS = {"f32": D.F32, "bf16": D.BF16, "s8": D.S8, "u8": D.U8}
+CHANNELS = [1, 3, 7, 8, 9, 17, 31, 32, 33, 40, 63, 64, 65, 70]
+
+
+def _values(rng, dims, special):
+    x = (rng.standard_normal(dims) * 20).astype(np.float32)
+    if special:
+        flat = x.reshape(-1)
+        idx = rng.choice(flat.size, size=min(3, flat.size), replace=False)
+        flat[idx] = np.array([np.inf, -np.inf, np.nan], np.float32)[:idx.size]
+    return x
+
+
+def _mem(md, values=None):
+    m = dnnl.memory(md, ENG)
+    m.map_data(np.uint8)[:] = 0x7B           # garbage: must be overwritten
+    if values is not None:
+        m.from_numpy(values)
+    return m
+
+
+def _same(got, want):
+    """Equal, with any NaN equal to any NaN and -0 equal to +0."""
+    got, want = np.asarray(got, np.float32), np.asarray(want, np.float32)
+    assert got.shape == want.shape
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+
+
+def _backward(alg, g, in_spatial, tag, sdt="f32"):
+    ddmd = dnnl.memory.desc(list(g.shape), "f32", tag)
+    dsmd = dnnl.memory.desc(list(g.shape[:2]) + list(in_spatial), sdt, tag)
+    pd = resampling_backward.primitive_desc(ENG, alg, dsmd, ddmd, None)
+    ds = _mem(dsmd)
+    resampling_backward(pd).execute(STREAM, {dnnl.DNNL_ARG_DIFF_DST: _mem(ddmd, g),
+                                             dnnl.DNNL_ARG_DIFF_SRC: ds})
+    return pd, ds.to_numpy()
+
+
+@pytest.mark.parametrize("c", CHANNELS)
+def test_backward_channel_taps(c):
+    """f32 diff_dst in channel runs (nwc, nhwc, ndhwc, blocked): each diff_src
+    pixel sums all its taps in registers, in the gather's order."""
+    rng = np.random.default_rng(c)
+    for nd, tag, ins, outs in ((3, "nwc", [5], [10]), (4, "nhwc", [4, 5], [8, 10]),
+                               (4, "nhwc", [5, 3], [7, 8]), (4, "nChw16c", [3, 4], [6, 9]),
+                               (5, "ndhwc", [2, 3, 2], [4, 6, 3]), (4, "nhwc", [6, 7], [3, 3])):
+        for alg in (LINEAR, NEAREST):
+            for special in (False, True):
+                g = _values(rng, [2, c] + outs, special)
+                for sdt in ("f32", "bf16"):
+                    pd, got = _backward(alg, g, ins, tag, sdt)
+                    assert c == 1 or pd._plan.path == "channels"
+                    want = R.backward_codes(g, ins, alg, DTS[sdt])
+                    _same(D.decode(D.encode(got.astype(np.float32).ravel(), DTS[sdt]),
+                                   DTS[sdt]), D.decode(want.ravel(), DTS[sdt]))
+
+
+@pytest.mark.parametrize("c", CHANNELS)
+def test_nearest_x2_channel_rows(c):
+    """Nearest x2 along W in dense channel rows: each source pixel stored to the
+    two columns of the first two rows of a group, further rows copied."""
+    rng = np.random.default_rng(100 + c)
+    for ins, outs in (([3, 5], [6, 10]), ([2, 4], [6, 8]), ([4, 1], [8, 2]),
+                      ([5, 7], [4, 14]), ([3], [6])):
+        tag = "nhwc" if len(ins) == 2 else "nwc"
+        for special in (False, True):
+            x = _values(rng, [2, c] + ins, special)
+            smd = dnnl.memory.desc(list(x.shape), "f32", tag)
+            dmd = dnnl.memory.desc([2, c] + outs, "f32", tag)
+            pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                                   NEAREST, smd, dmd)
+            d = _mem(dmd)
+            resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                                    dnnl.DNNL_ARG_DST: d})
+            _same(d.to_numpy(), R.forward(x, outs, NEAREST))
+
+
+@pytest.fixture
+def lazy_w(monkeypatch):
+    """Every W axis longer than 4 gets its taps computed by the kernel."""
+    monkeypatch.setattr(RP, "LAZY_W_MIN", 4)
+    monkeypatch.setattr(RP, "LAZY_CHUNK", 8)      # several chunks per row
+
+
+def _forward(alg, x, outs, stag, dtag, ddt, attr=None, old=None):
+    smd = dnnl.memory.desc(list(x.shape), "f32", stag)
+    dmd = dnnl.memory.desc(list(x.shape[:2]) + outs, ddt, dtag)
+    pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_training, alg, smd,
+                                           dmd, attr)
+    d = _mem(dmd, old)
+    resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                            dnnl.DNNL_ARG_DST: d})
+    return pd, d
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_lazy_w_taps_match_the_reference(lazy_w, seed):
+    rng = np.random.default_rng(seed)
+    nd = 3 + seed % 3
+    alg = LINEAR if seed % 2 else NEAREST
+    ddt = ("f32", "bf16", "s8", "u8")[seed // 6 % 4]
+    ins = [int(rng.integers(1, 4)) for _ in range(nd - 3)] + [int(rng.integers(1, 41))]
+    outs = [int(rng.integers(1, 7)) for _ in range(nd - 3)] + [int(rng.integers(5, 101))]
+    # source W strided (channels inside) or dense; destination rows dense
+    stag = {3: ("ncw", "nwc"), 4: ("nchw", "nhwc"), 5: ("ncdhw", "ndhwc")}[nd][seed // 3 % 2]
+    dtag = {3: "ncw", 4: "nchw", 5: "ncdhw"}[nd]
+    x = _values(rng, [1, 3] + ins, seed % 4 == 1)
+    attr = None
+    if seed % 4 == 3:
+        attr = dnnl.primitive_attr()
+        po = dnnl.post_ops()
+        po.append_sum(0.5)
+        po.append_eltwise(A.eltwise_relu, 0.2, 0.0)
+        attr.set_post_ops(po)
+    old = D.decode(D.encode((rng.standard_normal([1, 3] + outs) * 9).astype(np.float32)
+                            .ravel(), DTS[ddt]), DTS[ddt]).reshape([1, 3] + outs)
+    pd, d = _forward(alg, x, outs, stag, dtag, ddt, attr, old)
+    assert pd._plan.lazy_w
+    want = R.forward_codes(x, outs, alg, DTS[ddt], post_ops=attr.post_ops_ if attr else None,
+                           dst_old=old)
+    got = D.encode(np.asarray(d.to_numpy()).astype(np.float32).ravel(), DTS[ddt])
+    if ddt == "f32":
+        _same(D.decode(got, DTS[ddt]), D.decode(want.ravel(), DTS[ddt]))
+    else:
+        np.testing.assert_array_equal(got, want.ravel())
+
+
+@pytest.mark.parametrize("alg, forward", [(LINEAR, True), (NEAREST, True), (LINEAR, False)])
+def test_huge_w_plan_has_no_per_index_tables(alg, forward):
+    """[1, 1, 2**24] -> x4: the plan's tables stay tiny (the kernel computes the
+    W taps); a table per index would be gigabytes."""
+    f32 = dnnl.memory.data_type.f32
+    smd = dnnl.memory.desc([1, 1, 2 ** 24], f32, "ncw")
+    dmd = dnnl.memory.desc([1, 1, 2 ** 26], f32, "ncw")
+    if forward:
+        pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference, alg,
+                                               smd, dmd)
+    else:
+        pd = resampling_backward.primitive_desc(ENG, alg, smd, dmd, None)
+    plan = pd._plan
+    assert plan.lazy_w
+    assert plan.table_bytes < 1 << 20
+
+
+@pytest.mark.parametrize("iw", [8, 9, 16, 17, 23, 40])
+def test_backward_x2_rows(iw):
+    """nchw-like rows, x2 along W: the regular columns gather their two outputs
+    per tap role in vectors (even and odd lanes), the edges in the loops."""
+    rng = np.random.default_rng(200 + iw)
+    for tag, ins, outs in (("ncw", [iw], [2 * iw]), ("nchw", [3, iw], [6, 2 * iw]),
+                           ("nchw", [4, iw], [3, 2 * iw]), ("ncdhw", [2, 2, iw], [3, 4, 2 * iw])):
+        for alg in (LINEAR, NEAREST):
+            for special in (False, True):
+                g = _values(rng, [2, 3] + outs, special)
+                for sdt in ("f32", "bf16"):
+                    pd, got = _backward(alg, g, ins, tag, sdt)
+                    assert pd._plan.path == "rows"
+                    want = R.backward_codes(g, ins, alg, DTS[sdt])
+                    _same(D.decode(D.encode(got.astype(np.float32).ravel(), DTS[sdt]),
+                                   DTS[sdt]), D.decode(want.ravel(), DTS[sdt]))
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_lazy_w_backward_matches_the_reference(lazy_w, seed):
+    """Linear backward with the W ranges and weights from the kernel."""
+    rng = np.random.default_rng(300 + seed)
+    nd = 3 + seed % 3
+    ins = [int(rng.integers(1, 4)) for _ in range(nd - 3)] + [int(rng.integers(5, 41))]
+    outs = [int(rng.integers(1, 7)) for _ in range(nd - 3)] + [int(rng.integers(1, 101))]
+    gtag = {3: ("ncw", "nwc"), 4: ("nchw", "nhwc"), 5: ("ncdhw", "ndhwc")}[nd][seed // 3 % 2]
+    stag = {3: "ncw", 4: "nchw", 5: "ncdhw"}[nd]
+    g = _values(rng, [1, 3] + outs, seed % 4 == 1)
+    ddmd = dnnl.memory.desc(list(g.shape), "f32", gtag)
+    dsmd = dnnl.memory.desc([1, 3] + ins, "f32", stag)
+    pd = resampling_backward.primitive_desc(ENG, LINEAR, dsmd, ddmd, None)
+    ds = _mem(dsmd)
+    resampling_backward(pd).execute(STREAM, {dnnl.DNNL_ARG_DIFF_DST: _mem(ddmd, g),
+                                             dnnl.DNNL_ARG_DIFF_SRC: ds})
+    assert pd._plan.lazy_w == (outs[-1] <= 64 * ins[-1])
+    _same(ds.to_numpy(), R.backward(g, ins, LINEAR))
