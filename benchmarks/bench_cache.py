@@ -5,13 +5,15 @@ Run from the repository root:  python benchmarks/bench_cache.py
 What oneDNN's cache saves is the work a primitive needs once before it runs
 (its JIT compilation, at primitive creation). Here that work is the kernel
 plan, built when the primitive is created (the primitive descriptor only
-validates). Each problem times, best over BENCH_REPEATS rounds:
+validates). Each problem is timed two ways, best over BENCH_REPEATS rounds,
+first (from an empty cache) against second (the same again, a hit):
 
-* ``first``: primitive descriptor + primitive (plan included), from an
-  empty cache;
-* ``second``: the same again, a cache hit.
+* ``pd + primitive``: the descriptor and the primitive, as a program that
+  makes both again writes it (our lookup runs at descriptor creation);
+* ``primitive``: the primitive alone from a descriptor made beforehand,
+  the step oneDNN caches and whose verbose line says ``cache_hit``.
 
-The last columns are their ratio and the verbose word of the second creation.
+The last column is the verbose word of the second creation.
 """
 import os
 import sys
@@ -42,30 +44,28 @@ def reorder(dims, sdt, stag, ddt, dtag, scales=False):
         attr.set_scales_mask(dnnl.DNNL_ARG_DST, 2)
     src, dst = md(dims, sdt, stag), md(dims, ddt, dtag)
 
-    def make():
-        return dnnl.reorder(dnnl.reorder.primitive_desc(ENG, src, ENG, dst, attr))
-    return make
+    def make_pd():
+        return dnnl.reorder.primitive_desc(ENG, src, ENG, dst, attr)
+    return make_pd, dnnl.reorder
 
 
 def resampling(dims, tag, alg, factors):
     src = md(dims, "f32", tag)
 
-    def make():
-        return resampling_forward(resampling_forward.primitive_desc(
-            ENG, P, alg, factors, src))
-    return make
+    def make_pd():
+        return resampling_forward.primitive_desc(ENG, P, alg, factors, src)
+    return make_pd, resampling_forward
 
 
 def resampling_bwd(dims, tag, alg, factors):
     src = md(dims, "f32", tag)
     dst = md(dims[:2] + [int(d * f) for d, f in zip(dims[2:], factors)], "f32", tag)
 
-    def make():
+    def make_pd():
         hint = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_training, alg,
                                                  src, dst)
-        return resampling_backward(resampling_backward.primitive_desc(
-            ENG, alg, src, dst, hint))
-    return make
+        return resampling_backward.primitive_desc(ENG, alg, src, dst, hint)
+    return make_pd, resampling_backward
 
 
 PROBLEMS = [
@@ -88,41 +88,65 @@ PROBLEMS = [
 ]
 
 
-def verbose_word(make):
+def verbose_word(make_pd, prim):
     got = []
+    pd = make_pd()
     old_out, old = verbose.set_output(got.append), verbose.set_verbose(2)
     try:
-        make()
+        prim(pd)
     finally:
         verbose.set_verbose(old)
         verbose.set_output(old_out)
     return [x.split(",")[3] for x in got if ",primitive,create:" in x][-1]
 
 
-def measure(make):
-    """Best first and second creation times (us) of ``make``."""
-    first = second = float("inf")
+def best(fn, number):
+    t0 = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - t0) / number
+
+
+def measure(make_pd, prim):
+    """Best first and second creation times (us): pd + primitive, then the
+    primitive alone."""
+    both = [float("inf")] * 2
+    alone = [float("inf")] * 2
     for _ in range(REPEATS):
         _cache.clear()
-        t0 = time.perf_counter()
-        make()
-        first = min(first, time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        for _ in range(INNER):
-            make()
-        second = min(second, (time.perf_counter() - t0) / INNER)
-    return first * 1e6, second * 1e6
+        both[0] = min(both[0], best(lambda: prim(make_pd()), 1))
+        both[1] = min(both[1], best(lambda: prim(make_pd()), INNER))
+        _cache.clear()
+        pd = make_pd()
+        alone[0] = min(alone[0], best(lambda: prim(pd), 1))
+        pd = make_pd()
+        alone[1] = min(alone[1], best(lambda: prim(pd), INNER))
+    return [t * 1e6 for t in both + alone]
 
 
 def main():
     if dnnl.get_primitive_cache_capacity() <= 0:
         dnnl.set_primitive_cache_capacity(1024)
-    print("%-42s %9s %9s %6s  %s" % ("pd + primitive creation (us)", "first", "second",
-                                     "x", "verbose"))
-    for name, make in PROBLEMS:
-        first, second = measure(make)
-        print("%-42s %9.1f %9.2f %5.0fx  %s"
-              % (name, first, second, first / second, verbose_word(make)))
+    print("CPU: %s; threads: 1 per creation" % cpu_model())
+    print("%-42s %22s   %22s" % ("", "pd + primitive (us)", "primitive (us)"))
+    print("%-42s %8s %7s %5s   %8s %7s %5s  %s" % ("problem", "first", "second", "x",
+                                                   "first", "second", "x", "verbose"))
+    for name, (make_pd, prim) in PROBLEMS:
+        f1, s1, f2, s2 = measure(make_pd, prim)
+        print("%-42s %8.1f %7.2f %4.0fx   %8.1f %7.2f %4.0fx  %s"
+              % (name, f1, s1, f1 / s1, f2, s2, f2 / s2, verbose_word(make_pd, prim)))
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+    return platform.processor() or "unknown CPU"
 
 
 if __name__ == "__main__":
