@@ -303,3 +303,74 @@ def test_runtime_dims_reorder_builds_plans_at_execution():
     pd = dnnl.reorder.primitive_desc(ENG, rt, ENG, rt)
     dnnl.reorder(pd)
     assert pd._plan0 is None and not pd._plans
+
+
+# -- the front map: the same argument objects again ------------------------------
+def test_same_objects_hit_and_a_changed_attribute_misses():
+    src, dst = _md(3), _md(3, "nhwc", "s8")
+    attr = dnnl.primitive_attr()
+    attr.set_scales_mask(dnnl.DNNL_ARG_DST, 0)
+
+    def make():
+        return dnnl.reorder.primitive_desc(ENG, src, ENG, dst, attr)
+
+    make(), make()
+    assert (_cache.stats()["hits"], _cache.stats()["misses"]) == (1, 1)
+    attr.set_scales_mask(dnnl.DNNL_ARG_DST, 2)      # the same object, changed
+    pd = make()
+    assert (_cache.stats()["hits"], _cache.stats()["misses"]) == (1, 2)
+    assert pd.get_primitive_attr().scales[dnnl.DNNL_ARG_DST].mask == 2
+    attr.set_scales_mask(dnnl.DNNL_ARG_DST, 0)      # back: equal to the first entry
+    pd = make()
+    assert (_cache.stats()["hits"], _cache.stats()["misses"]) == (2, 2)
+    assert pd.get_primitive_attr().scales[dnnl.DNNL_ARG_DST].mask == 0
+    with pytest.raises(dnnl.error):                 # a setter that refuses changes nothing
+        attr.set_scales_mask(dnnl.DNNL_ARG_DST, -1)
+    make()
+    assert _cache.stats()["hits"] == 3
+
+
+def test_same_list_changed_in_place_misses():
+    src = _md(3)
+    factors = [2.0, 2.0]
+    P, LIN = dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_linear
+
+    def make():
+        return resampling_forward.primitive_desc(ENG, P, LIN, factors, src)
+
+    assert make().dst_desc().dims == (2, 3, 8, 8)
+    assert make().dst_desc().dims == (2, 3, 8, 8)
+    factors[1] = 3.0
+    assert make().dst_desc().dims == (2, 3, 8, 12)
+    assert (_cache.stats()["hits"], _cache.stats()["misses"]) == (1, 2)
+
+
+def test_same_objects_after_eviction_switch_or_fpmath_change_miss():
+    src, dst = _md(3), _md(3, "nhwc")
+    R = sys.modules["dnnl.reorder"]
+
+    def make():
+        return dnnl.reorder.primitive_desc(ENG, src, ENG, dst)
+
+    dnnl.set_primitive_cache_capacity(1)
+    make()
+    dnnl.reorder.primitive_desc(ENG, _md(5), ENG, _md(5, "nhwc"))   # evicts it
+    fast = make()
+    assert _cache.stats()["hits"] == 0
+    dnnl.set_primitive_cache_capacity(16)
+    R.GENERIC_PLANS = True
+    try:
+        generic = make()
+    finally:
+        R.GENERIC_PLANS = False
+    assert _cache.stats()["hits"] == 0
+    assert generic.plan_for(src, dst) is not make().plan_for(src, dst)
+    assert make().plan_for(src, dst) is fast.plan_for(src, dst)
+    old = dnnl.get_default_fpmath_mode()
+    try:
+        dnnl.set_default_fpmath_mode(dnnl.fpmath_mode.bf16)
+        pd = make()
+    finally:
+        dnnl.set_default_fpmath_mode(old)
+    assert pd.get_primitive_attr().get_fpmath_mode() == dnnl.fpmath_mode.bf16
+    assert _cache.stats()["hits"] == 2      # the two make() after GENERIC_PLANS reset
