@@ -250,11 +250,7 @@ def _lazy_w(src_md, dst_md, ins, outs, entries):
         return 0
     if any(isinstance(e, binary_entry) for e in entries):
         return 0
-    sw, dw = _plain_w(src_md), _plain_w(dst_md)
-    if not sw or dw != 1:
-        return 0
-    c_tab = _dim_table(dst_md, 1, min(dst_md.dims[1], 2))
-    return sw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+    return _row_stride(src_md, dst_md)
 
 
 def _lazy_w_bwd(linear, ds_md, dd_md, ins, outs):
@@ -268,11 +264,17 @@ def _lazy_w_bwd(linear, ds_md, dd_md, ins, outs):
         return 0
     if outs[4] > ins[4] * 64:
         return 0
-    gw, dw = _plain_w(dd_md), _plain_w(ds_md)
-    if not gw or dw != 1:
+    return _row_stride(dd_md, ds_md)
+
+
+def _row_stride(read_md, write_md):
+    """``read_md``'s W stride when both W axes are plain, ``write_md``'s rows
+    are dense and W (not C) is its inner axis, else 0."""
+    rw, ww = _plain_w(read_md), _plain_w(write_md)
+    if not rw or ww != 1:
         return 0
-    c_tab = _dim_table(ds_md, 1, min(ds_md.dims[1], 2))
-    return gw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+    c_tab = _dim_table(write_md, 1, min(write_md.dims[1], 2))
+    return rw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
 
 
 def fwd_plan(alg, src_md, dst_md, entries):
