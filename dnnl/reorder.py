@@ -224,24 +224,15 @@ class reorder(primitive):
 
         def _execute(self, mems):
             src, dst = mems[0], mems[1]
-            if self._runtime:
-                _check_runtime(self._src_md, src._md, "src")
-                _check_runtime(self._dst_md, dst._md, "dst")
-                smd, dmd = src._md, dst._md
-            else:   # the memories may differ (a sub-memory pd on the parent)
-                smd, dmd = self._src_md, self._dst_md
-            if _empty(smd):     # zero elements: nothing to do, as oneDNN
-                return None
-            if self._runtime:
-                plan = self.plan_for(smd, dmd)
-            else:
-                plan = self._plan0
+            plan = self._plan0
+            if plan is None:
+                plan = self._plan_of(src._md, dst._md)
                 if plan is None:
-                    plan = self._plan0 = self.plan_for(self._src_md, self._dst_md)
+                    return None
             if not self._convert:
                 plan.run(src._address, dst._address, 0, 0, 0, 0, 0.0, self._pad_esize)
                 return plan
-            dims = smd.dims
+            dims = (src._md if self._runtime else self._src_md).dims
             keep, m = [], 2
             for q, dtype, what in zip(self._quant, QUANT_DTYPES, QUANT_NAMES):
                 if q is None:
@@ -253,6 +244,18 @@ class reorder(primitive):
             plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
                      self._beta, self._pad_esize)
             return plan
+
+        def _plan_of(self, smd, dmd):
+            """The plan for memories of ``smd`` / ``dmd`` (runtime dims), or
+            of the declared mds, built at first use; None for no elements."""
+            if self._runtime:
+                _check_runtime(self._src_md, smd, "src")
+                _check_runtime(self._dst_md, dmd, "dst")
+                return None if _empty(smd) else self.plan_for(smd, dmd)
+            if _empty(self._src_md):    # zero elements: nothing to do, as oneDNN
+                return None
+            self._plan0 = self.plan_for(self._src_md, self._dst_md)
+            return self._plan0
 
         def exec_impl_str(self, mds=None):
             """``cython:copy``, ``cython:tile`` or ``cython:convert``: the kernel
