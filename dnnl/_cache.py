@@ -280,10 +280,10 @@ def _bind_switches():
     _reorder, _reorder_plan, _resampling_plan = [sys.modules[n] for n in _SWITCH_MODULES]
 
 
-def _key(cls, args, engines):
-    """The key of creating a ``cls`` from ``args``: one flat tuple (the
-    common cases inlined)."""
-    toks = [cls, _state()]
+def _key(cls, state, args, engines):
+    """The key of creating a ``cls`` from ``args`` under ``state``
+    (:func:`_state`): one flat tuple (the common cases inlined)."""
+    toks = [cls, state]
     add = toks.append
     for a in args:
         t = type(a)
@@ -323,8 +323,7 @@ def _frozen(key):
 # identity does not pin: each attribute's token (its setters reset it) and
 # each list's contents. Memories are never held (nor their buffers).
 _front = {}             # (head, id of each argument) -> (entry, args, checks)
-_FRONT_TYPES = frozenset({desc, engine, primitive_attr, list, tuple, type(None), bool,
-                          int, float, str})
+_FRONT_TYPES = _PLAIN | {desc, engine, primitive_attr, list, tuple}
 
 
 def _front_checks(args):
@@ -348,13 +347,16 @@ def _front_checks(args):
 
 
 def _serve(pd, entry, engines):
-    """Initialise ``pd`` from a cache entry (counted as a hit)."""
-    with _lock:
-        try:
-            _lru.move_to_end(entry[4])
-        except KeyError:        # evicted meanwhile by another thread: still valid
-            pass
+    """Initialise ``pd`` from a cache entry and count a hit; False, and
+    nothing done, when the entry has been evicted meanwhile."""
+    _lock.acquire()     # (cheaper than "with"; nothing here raises)
+    alive = entry[3]
+    if alive:
         _stats["hits"] += 1
+        _lru.move_to_end(entry[4])
+    _lock.release()
+    if not alive:
+        return False
     if entry[2] == engines:
         pd.__dict__ = shared = entry[1]
     else:   # an equal engine object of the caller's: a copy that uses it
@@ -366,6 +368,7 @@ def _serve(pd, entry, engines):
     shared["_cache_hit"] = True
     if _verbose.create_on:
         shared["_vt0"] = time.perf_counter()
+    return True
 
 
 def _remember(fkey, entry, args, engines):
@@ -390,36 +393,25 @@ def create(pd, init, args):
     key = fkey = None
     engines = []
     if _capacity > 0:
-        cls = type(pd)
-        fkey = (cls, _state(), *map(id, args))
+        cls, state = type(pd), _state()
+        fkey = (cls, state, *map(id, args))
         front = _front.get(fkey)
-        if front is not None:       # _serve, inlined: the very same engines
+        if front is not None:
             entry = front[0]
             for i, snap in front[2]:    # an attribute's token, a list's contents
                 a = args[i]
                 if a._key is not snap if type(a) is primitive_attr else a != snap:
                     break
-            else:
-                _lock.acquire()     # (cheaper than "with"; nothing here raises)
-                alive = entry[3]        # not evicted
-                if alive:
-                    _stats["hits"] += 1
-                    _lru.move_to_end(entry[4])
-                _lock.release()
-                if alive:
-                    pd.__dict__ = shared = entry[1]
-                    shared["_cache_hit"] = True
-                    if _verbose.create_on:
-                        shared["_vt0"] = time.perf_counter()
+            else:                       # the very same engines, too
+                if _serve(pd, entry, entry[2]):
                     return
         try:
-            key = _key(cls, args, engines)
+            key = _key(cls, state, args, engines)
         except Exception:           # _Uncacheable, or an argument init refuses
             key, engines = None, []
         else:
             entry = _entries.get(key)
-            if entry is not None:
-                _serve(pd, entry, engines)
+            if entry is not None and _serve(pd, entry, engines):
                 _remember(fkey, entry, args, engines)
                 return
             with _lock:

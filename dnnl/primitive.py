@@ -71,9 +71,10 @@ class primitive_desc:
     _unprepared = False     # True until _prepare() has built the kernel plan
 
     def _create(self, allow_empty, init, args):
-        """Run ``init(*args)`` (or take its result from the cache). With ``allow_empty`` a refusal (``dnnl.error``)
-        leaves an empty descriptor (false in a boolean context), as the C++
-        API's does; any other exception is a bug and propagates."""
+        """Run ``init(*args)``, or take its result from the cache. With
+        ``allow_empty`` a refusal (``dnnl.error``) leaves an empty descriptor
+        (false in a boolean context), as the C++ API's does; any other
+        exception is a bug and propagates."""
         try:
             _cache.create(self, init, args)
         except error:

@@ -210,7 +210,7 @@ class reorder(primitive):
 
         def _prepare(self):
             if self._plan0 is None:
-                self._plan0 = self.plan_for(self._src_md, self._dst_md)
+                self._plan_of(self._src_md, self._dst_md)
             self._unprepared = False
 
         def plan_for(self, src_md, dst_md):

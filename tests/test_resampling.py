@@ -409,3 +409,32 @@ def test_nearest_repeated_rows_are_copied_exactly(src_hw, dst_hw, tag):
         np.testing.assert_array_equal(dst.to_numpy(), want)
         repeats = dst_hw[0] > src_hw[0]
         assert (pd._plan.row_groups > 0) == repeats
+
+
+def test_argument_forms_keywords_and_refusals():
+    """Every C++ argument form, positional or by keyword, gives the same
+    descriptor; too many or unknown arguments raise dnnl.error."""
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    F = dnnl.resampling_forward.primitive_desc
+    B = dnnl.resampling_backward.primitive_desc
+    P, LIN = dnnl.prop_kind.forward_training, dnnl.algorithm.resampling_linear
+    src = dnnl.memory.desc([1, 2, 3, 4], "f32", "nchw")
+    dst = dnnl.memory.desc([1, 2, 6, 8], "f32", "nchw")
+    attr = dnnl.primitive_attr()
+    forms = [F(eng, P, LIN, src, dst), F(eng, P, LIN, src, dst, attr),
+             F(eng, P, LIN, [2.0, 2.0], src), F(eng, P, LIN, [2.0, 2.0], src, attr),
+             F(eng, P, LIN, [2.0, 2.0], src, dst), F(eng, P, LIN, src, dst_desc=dst),
+             F(eng, P, LIN, [2.0, 2.0], src_desc=src, attr=attr)]
+    assert all(pd.dst_desc() == dst and pd.src_desc() == src for pd in forms)
+    hint = forms[0]
+    back = [B(eng, LIN, src, dst, hint), B(eng, LIN, [2.0, 2.0], src, hint),
+            B(eng, LIN, [2.0, 2.0], src, dst, hint, attr),
+            B(eng, LIN, src, dst, hint_fwd_pd=hint)]
+    assert all(pd.diff_dst_desc() == dst and pd.diff_src_desc() == src for pd in back)
+    for bad in (lambda: F(eng, P, LIN, src, dst, attr, attr),
+                lambda: F(eng, P, LIN, [2.0, 2.0], src, attr, attr),
+                lambda: F(eng, P, LIN, src, dst, bogus=1),
+                lambda: B(eng, LIN, src, dst, hint, attr, attr),
+                lambda: B(eng, LIN, src, dst, hint, bogus=1)):
+        with pytest.raises(dnnl.invalid_arguments):
+            bad()
