@@ -435,14 +435,3 @@ def create(pd, init, args):
                 entry[3] = False
         _remember(fkey, entry, args, engines)
     pd._cache_key, pd._cache_entry, pd._cache_hit = stored, entry, False
-
-
-def claim(pd):
-    """Whether creating a primitive from ``pd`` now is a cache hit (oneDNN's
-    verbose ``cache_hit``): ``pd`` came from the cache, or its entry is still
-    there (a second primitive from one descriptor)."""
-    d = pd.__dict__
-    hit = d.get("_cache_hit", False)
-    entry = d.get("_cache_entry")
-    d["_cache_hit"] = entry is not None and entry[3]
-    return hit

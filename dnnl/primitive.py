@@ -69,6 +69,8 @@ class primitive_desc:
     _empty = False
     _decl = ()
     _unprepared = False     # True until _prepare() has built the kernel plan
+    _cache_entry = None     # its primitive-cache entry (set by _cache)
+    _cache_hit = False      # whether the next primitive from it is a cache hit
 
     def _create(self, allow_empty, init, args):
         """Run ``init(*args)``, or take its result from the cache. With
@@ -240,18 +242,39 @@ def _bind_one(entry, mem):
 class primitive:
     """Base of every primitive (``dnnl::primitive``)."""
 
-    def __init__(self, pd):
-        if not isinstance(pd, primitive_desc):
-            raise wrong_type("a primitive needs a primitive descriptor")
+    _pd_class = None    # the descriptor class a subclass takes (None: any)
+
+    def __init__(self, pd, *args, **kwargs):
+        # the creation a cache hit repeats: kept to a few attribute reads
+        if type(pd) is not self._pd_class or args or kwargs:
+            pd = self._pd_of(pd, args, kwargs)
         if pd._empty:
             raise invalid("cannot create a primitive from an empty primitive descriptor")
         self._pd = pd
         if pd._unprepared:      # a cache hit finds the plan built (shared state)
             pd._prepare()
-        hit = _cache.claim(pd)
+        # oneDNN's verbose cache_hit: pd came from the cache, or its entry is
+        # still there (a second primitive from one descriptor)
+        hit = pd._cache_hit
+        entry = pd._cache_entry
+        if entry is not None and hit is not entry[3]:
+            pd._cache_hit = entry[3]
         if _verbose.create_on:
             t0 = pd.__dict__.pop("_vt0", None)
             _verbose.on_create(pd, time.perf_counter() - t0 if t0 is not None else 0.0, hit)
+
+    def _pd_of(self, pd, args, kwargs):
+        """The descriptor that ``primitive(pd, *args, **kwargs)`` is made from
+        (a subclass may accept its descriptor's arguments instead)."""
+        if args or kwargs:
+            raise wrong_type("%s takes one primitive descriptor" % type(self).__name__)
+        if not isinstance(pd, primitive_desc):
+            raise wrong_type("a primitive needs a primitive descriptor")
+        want = self._pd_class
+        if want is not None and not isinstance(pd, want):
+            raise invalid("%s needs a %s.primitive_desc" % (type(self).__name__,
+                                                           type(self).__name__))
+        return pd
 
     def get_primitive_desc(self):
         return self._pd

@@ -281,12 +281,14 @@ class reorder(primitive):
                        query.reorder_dst_engine: self._dst_engine}
             return engines[what] if what in engines else super().query_s64(what)
 
-    def __init__(self, *args, **kwargs):
-        if len(args) == 1 and isinstance(args[0], reorder.primitive_desc):
-            pd = args[0]
-        else:
-            pd = reorder.primitive_desc(*args, **kwargs)
-        primitive.__init__(self, pd)
+    _pd_class = primitive_desc
+
+    def _pd_of(self, pd, args, kwargs):
+        """``reorder(*primitive_desc_args)`` (the C++ API's ``reorder(src_memory,
+        dst_memory[, attr])`` included) makes its descriptor."""
+        if args or kwargs or not isinstance(pd, reorder.primitive_desc):
+            pd = reorder.primitive_desc(pd, *args, **kwargs)
+        return pd
 
     def _arg_map(self, args, dst):
         """``execute(stream, src, dst)`` is ``execute(stream, {FROM: src, TO: dst})``."""

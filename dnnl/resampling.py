@@ -382,10 +382,7 @@ class resampling_forward(primitive):
             plan.run(mems[0]._address, mems[1]._address, src1)
             return plan
 
-    def __init__(self, pd):
-        if not isinstance(pd, resampling_forward.primitive_desc):
-            raise invalid("resampling_forward needs a resampling_forward.primitive_desc")
-        primitive.__init__(self, pd)
+    _pd_class = primitive_desc
 
 
 class resampling_backward(primitive):
@@ -479,7 +476,4 @@ class resampling_backward(primitive):
             plan.run(mems[0]._address, mems[1]._address)
             return plan
 
-    def __init__(self, pd):
-        if not isinstance(pd, resampling_backward.primitive_desc):
-            raise invalid("resampling_backward needs a resampling_backward.primitive_desc")
-        primitive.__init__(self, pd)
+    _pd_class = primitive_desc

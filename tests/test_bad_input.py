@@ -210,6 +210,10 @@ def test_from_numpy_validates_before_writing():
 
 
 # ------------------------------------------------------------------ item 10
+def _copy_pd():
+    return dnnl.reorder.primitive_desc(ENG, md_tag([4]), ENG, md_tag([4]))
+
+
 @pytest.mark.parametrize("call, builtin", [
     (lambda: dnnl.memory.desc(5, "f32", "a"), TypeError),
     (lambda: dnnl.memory.desc([2, float("inf")], "f32", "ab"), TypeError),
@@ -222,6 +226,10 @@ def test_from_numpy_validates_before_writing():
     (lambda: md_tag([2, 3]).get_size(np.array([2, 3])), TypeError),
     (lambda: dnnl.memory(ENG, ENG), TypeError),
     (lambda: dnnl.stream(dnnl.primitive_attr()), TypeError),
+    # a primitive from the wrong descriptor, or with arguments past it
+    (lambda: dnnl.resampling_forward(_copy_pd()), ValueError),
+    (lambda: dnnl.resampling_forward(_copy_pd(), None), TypeError),
+    (lambda: dnnl.resampling_forward("pd"), TypeError),
 ])
 def test_bad_arguments_raise_dnnl_errors(call, builtin):
     with pytest.raises(dnnl.error) as info:
