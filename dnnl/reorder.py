@@ -21,7 +21,7 @@ from dnnl._error import invalid, unimpl
 from dnnl._kernels.reorder_plan import build_plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
-from dnnl.memory import memory
+from dnnl.memory import _row_major, memory
 from dnnl.primitive import (ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT, exec_arg,
                             primitive, primitive_desc)
 
@@ -33,6 +33,7 @@ QUANT_ARGS = (ARG_ATTR_SCALES | ARG_FROM, ARG_ATTR_SCALES | ARG_TO,
               ARG_ATTR_ZERO_POINTS | ARG_FROM, ARG_ATTR_ZERO_POINTS | ARG_TO)
 QUANT_NAMES = ("src scales", "dst scales", "src zero points", "dst zero points")
 QUANT_DTYPES = (np.float32, np.float32, np.int32, np.int32)
+_VALUE_TYPES = {np.float32: dt.f32, np.int32: dt.s32}     # the kernels' value types
 INTEGRAL = frozenset({dt.s64, dt.s32, dt.s8, dt.u8, dt.s4, dt.u4})
 INT4 = frozenset({dt.s4, dt.u4, dt.f4_e2m1})
 
@@ -313,8 +314,13 @@ def _check_runtime(pd_md, md, what):
 
 
 def _values(mem, entry, dims, dtype, what):
-    """The scale / zero-point values of ``mem`` for ``entry``, contiguous."""
-    values = mem.to_numpy().reshape(-1)
+    """The scale / zero-point values of ``mem`` for ``entry``, contiguous: the
+    buffer itself when it holds them so (no copy per execution), else a copy."""
+    md = mem._md
+    if md.data_type == _VALUE_TYPES[dtype] and _row_major(md):
+        values = mem.map_data()[md.offset0:md.offset0 + md.nelems]
+    else:
+        values = mem.to_numpy().reshape(-1)
     if values.dtype != dtype:
         values = values.astype(np.float64 if dtype == np.float32 else np.int64).astype(dtype)
     count = entry.count(dims)

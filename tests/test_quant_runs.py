@@ -139,3 +139,80 @@ def test_streaming_stores(rows, n, ddt, scales, zps):
     x = _spread(np.concatenate([INT8_TARGETS, np.array(BF16_BITS, np.uint32).view(
         np.float32)]), rows * n, np.random.default_rng(rows))
     _check(x, rows, ddt, scales, zps)
+
+
+def _scale_memory(values, how):
+    """A memory of the f32 ``values`` laid out ``how``: "plain", "sub" (a
+    view at an offset inside a larger buffer), "strided" (every other
+    element) or "f16" (another data type: converted per execution)."""
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    n = len(values)
+    if how == "f16":
+        mem = dnnl.memory(dnnl.memory.desc([n], "f16", "a"), eng)
+        mem.from_numpy(np.asarray(values, np.float32))
+        return mem
+    if how == "strided":
+        md = dnnl.memory.desc([n], "f32", [2])
+        mem = dnnl.memory(md, eng)
+        mem.map_data()[:] = np.nan           # the gaps must never be read
+        mem.from_numpy(np.asarray(values, np.float32))
+        return mem
+    if how == "sub":
+        parent = dnnl.memory.desc([n + 5], "f32", "a")
+        buf = np.full(n + 5, np.nan, np.float32)
+        buf[3:3 + n] = values
+        return dnnl.memory(parent.submemory_desc([n], [3]), eng, buf)
+    mem = dnnl.memory(dnnl.memory.desc([n], "f32", "a"), eng)
+    mem.from_numpy(np.asarray(values, np.float32))
+    return mem
+
+
+@pytest.mark.parametrize("how", ["plain", "sub", "strided", "f16"])
+def test_scale_memories_of_any_layout(how):
+    """Per-row dst scales read from the user's memory: in place when it is
+    dense f32 (at its offset0), converted when it is not; the results are the
+    reference's either way."""
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    rows, n = 7, 37
+    x = _spread(INT8_TARGETS, rows * n, np.random.default_rng(11)).reshape(rows, n)
+    sc = np.array([0.5, 0.25, 2.0, 4.0, 0.125, 1.0, 8.0], np.float32)   # exact in f16
+    attr = dnnl.primitive_attr()
+    attr.set_scales_mask(DST, 1)
+    smd = dnnl.memory.desc([rows, n], "f32", "ab")
+    dmd = dnnl.memory.desc([rows, n], "s8", "ab")
+    src, dst = dnnl.memory(smd, eng), dnnl.memory(dmd, eng)
+    src.from_numpy(x)
+    prim = dnnl.reorder(dnnl.reorder.primitive_desc(eng, smd, eng, dmd, attr))
+    prim.execute(dnnl.stream(eng), {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst,
+                                    dnnl.DNNL_ARG_ATTR_SCALES | DST: _scale_memory(sc, how)})
+    want = T.reference_reorder(x, dnnl.data_type.f32, dnnl.data_type.s8,
+                                dst_scales=(1, sc, ()))
+    np.testing.assert_array_equal(dst.to_numpy(), want)
+
+
+def test_dense_scale_memory_is_not_copied():
+    """A large dense f32 scale memory is read in place: executing allocates
+    nothing of its size (it was copied on every execution before)."""
+    import tracemalloc
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    rows = 1 << 20                        # 4 MiB of scales
+    attr = dnnl.primitive_attr()
+    attr.set_scales_mask(DST, 1)
+    smd = dnnl.memory.desc([rows, 2], "f32", "ab")
+    dmd = dnnl.memory.desc([rows, 2], "s8", "ab")
+    src, dst = dnnl.memory(smd, eng), dnnl.memory(dmd, eng)
+    src.map_data()[:] = 3.0
+    sc = _scale_memory(np.full(rows, 0.5, np.float32), "plain")
+    prim = dnnl.reorder(dnnl.reorder.primitive_desc(eng, smd, eng, dmd, attr))
+    args = {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst,
+            dnnl.DNNL_ARG_ATTR_SCALES | DST: sc}
+    strm = dnnl.stream(eng)
+    prim.execute(strm, args)             # the plan is built before tracing
+    tracemalloc.start()
+    try:
+        prim.execute(strm, args)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < (1 << 20), peak
+    assert (dst.map_data() == 6).all()
