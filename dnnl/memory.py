@@ -423,7 +423,25 @@ def _interop_handle(handle):
 
 
 # -- logical copies by strided boxes: no per-element offset tables ---------------
-def _copy_boxes(boxes, buf, base, arr, to_logical, threads=True):
+def _box_steps(box, arr, base, room):
+    """A box's copy_box steps ``[(size, physical step, logical step)]`` and
+    its element offsets: physical (from ``base``, within ``room`` elements)
+    and logical (in the C-contiguous ``arr``)."""
+    offset, starts, _, axes = box
+    esize = arr.itemsize
+    steps, loff = [], 0
+    for d, dim_axes in enumerate(axes):
+        stride = arr.strides[d] // esize
+        loff += starts[d] * stride
+        for n, s in reversed(dim_axes):
+            steps.append((n, s, stride))
+            stride *= n
+    if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
+        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+    return steps, offset - base, loff
+
+
+def _copy_boxes(boxes, buf, base, arr, to_logical):
     """Copy every box between the physical ``buf`` (element-addressed, its
     element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
     steps (runs by memcpy, transposes by tiles): the cost grows with the
@@ -431,21 +449,13 @@ def _copy_boxes(boxes, buf, base, arr, to_logical, threads=True):
     esize = arr.itemsize
     room = buf.nbytes // esize
     pa, la = buf.ctypes.data, arr.ctypes.data
-    for offset, starts, _, axes in boxes:
-        steps, loff = [], 0
-        for d, dim_axes in enumerate(axes):
-            stride = arr.strides[d] // esize
-            loff += starts[d] * stride
-            for n, s in reversed(dim_axes):
-                steps.append((n, s, stride))
-                stride *= n
-        if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
-            raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-        phys, logical = pa + (offset - base) * esize, la + loff * esize
+    for box in boxes:
+        steps, poff, loff = _box_steps(box, arr, base, room)
+        phys, logical = pa + poff * esize, la + loff * esize
         if to_logical:
-            _offsets.copy_box(phys, logical, esize, steps, threads)
+            _offsets.copy_box(phys, logical, esize, steps)
         else:
-            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps], threads)
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
 
 
 def _box_view(buf, base, offset, axes, dtype):
@@ -543,9 +553,9 @@ def _chunks(box, limit):
 
 
 def _nibbles_to_logical(raw, md, out, signed):
-    """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk,
-    through one reused byte-per-nibble buffer."""
-    tmp = None
+    """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk (in
+    parallel), each through a small byte-per-nibble buffer of its thread."""
+    chunks = []
     for box in _offsets.logical_boxes(md):
         for sub in _chunks(box, _NIBBLE_CHUNK):
             lo, hi = _span(sub[0], sub[3])
@@ -553,12 +563,9 @@ def _nibbles_to_logical(raw, md, out, signed):
             n = hi + 1 - first
             if (hi >> 1) >= raw.size or lo < 0:
                 raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-            if tmp is None or tmp.size < n:
-                tmp = np.empty(max(n, min(_NIBBLE_CHUNK + 2, 2 * raw.size)), np.uint8)
-            _offsets.unpack_nibbles(raw.ctypes.data, first, n, tmp.ctypes.data, signed)
-            # one thread: a parallel region per cache-sized chunk costs more
-            # than it saves (the unpacking is one thread too)
-            _copy_boxes([sub], tmp, first, out, to_logical=True, threads=False)
+            steps, toff, loff = _box_steps(sub, out, first, n)
+            chunks.append((first, n, toff, loff, steps))
+    _offsets.unpack_boxes(raw.ctypes.data, chunks, out.ctypes.data, signed)
 
 
 def _pack_nibbles(nib, raw, base):

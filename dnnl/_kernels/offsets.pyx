@@ -22,7 +22,8 @@ import math
 import numpy as np
 
 cimport numpy as cnp
-from cython.parallel cimport prange
+cimport cython.parallel
+from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
@@ -342,12 +343,8 @@ cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
             _box_item(src, dst, b, i)
 
 
-def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
-    """Copy ``esize``-byte elements over one box: ``axes`` is
-    ``[(size, src step, dst step)]`` (elements, any order) from the addresses
-    of the first element. Runs go by memcpy, transposes by tiles; large boxes
-    use every thread (unless ``threads`` is False). The caller guarantees the
-    box lies in both buffers."""
+cdef int64_t _box_of(int esize, axes, Box* b) except -1:
+    """Fill ``b`` for copy_box's ``axes``; the number of work items."""
     ax = sorted([a for a in axes if a[0] > 1], key=lambda a: (-abs(a[2]), -abs(a[1])))
     merged = []
     for n, s, d in ax:       # nested runs that are linear on both sides: one axis
@@ -360,7 +357,6 @@ def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
         merged = [(1, 1, 1)]
     if len(merged) > MAXA:
         raise ValueError("a box of %d axes" % len(merged))
-    cdef Box b
     b.nd = len(merged)
     b.tile = 0
     last = b.nd - 1
@@ -379,8 +375,18 @@ def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
     b.tb = max(TILE, 64 // esize)
     b.nchunks = ((b.n[last] + b.tb - 1) // b.tb if b.tile
                  else (b.n[last] + RUN - 1) // RUN)
-    cdef int64_t nitems = outer * b.nchunks
-    cdef bint parallel = threads and math.prod(n for n, _, _ in merged) >= RUN
+    return outer * b.nchunks
+
+
+def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
+    """Copy ``esize``-byte elements over one box: ``axes`` is
+    ``[(size, src step, dst step)]`` (elements, any order) from the addresses
+    of the first element. Runs go by memcpy, transposes by tiles; large boxes
+    use every thread (unless ``threads`` is False). The caller guarantees the
+    box lies in both buffers."""
+    cdef Box b
+    cdef int64_t nitems = _box_of(esize, axes, &b)
+    cdef bint parallel = threads and math.prod(n for n, _, _ in axes) >= RUN
     with nogil:
         if esize == 1:
             _box_run(<const uint8_t*>src, <uint8_t*>dst, &b, nitems, parallel)
@@ -393,31 +399,69 @@ def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
 
 
 # -- 4-bit elements: two per byte, the low nibble first (oneDNN's packing) -------------
-def unpack_nibbles(size_t src, int64_t first, int64_t n, size_t dst, bint signed):
-    """``dst[j]`` = nibble ``first + j`` of the bytes at ``src``, one byte each,
-    sign-extended when ``signed`` (s4); one pass, two nibbles per step."""
-    cdef const uint8_t* s = <const uint8_t*>src
-    cdef uint8_t* d = <uint8_t*>dst
+cdef void _unpack(const uint8_t* s, int64_t first, int64_t n, uint8_t* d,
+                  bint signed) noexcept nogil:
     cdef uint16_t* w
     cdef int64_t j = 0, i, m
     cdef uint16_t x, ext = 0x1E if signed else 0    # 8 * 0x1E == 0xF0
     if n <= 0:
         return
+    if first & 1:
+        x = s[first >> 1] >> 4
+        d[0] = <uint8_t>(x | ((x & 8) * ext))
+        j = 1
+    s += (first + j) >> 1
+    m = (n - j) >> 1
+    w = <uint16_t*>(d + j)
+    for i in range(m):
+        x = s[i]
+        x = (x & 15) | ((x & 0xF0) << 4)
+        w[i] = x | ((x & 0x0808) * ext)
+    if (n - j) & 1:
+        x = s[m] & 15
+        d[n - 1] = <uint8_t>(x | ((x & 8) * ext))
+
+
+def unpack_nibbles(size_t src, int64_t first, int64_t n, size_t dst, bint signed):
+    """``dst[j]`` = nibble ``first + j`` of the bytes at ``src``, one byte each,
+    sign-extended when ``signed`` (s4); one pass, two nibbles per step."""
     with nogil:
-        if first & 1:
-            x = s[first >> 1] >> 4
-            d[0] = <uint8_t>(x | ((x & 8) * ext))
-            j = 1
-        s += (first + j) >> 1
-        m = (n - j) >> 1
-        w = <uint16_t*>(d + j)
-        for i in range(m):
-            x = s[i]
-            x = (x & 15) | ((x & 0xF0) << 4)
-            w[i] = x | ((x & 0x0808) * ext)
-        if (n - j) & 1:
-            x = s[m] & 15
-            d[n - 1] = <uint8_t>(x | ((x & 8) * ext))
+        _unpack(<const uint8_t*>src, first, n, <uint8_t*>dst, signed)
+
+
+def unpack_boxes(size_t src, chunks, size_t dst, bint signed):
+    """Unpack and copy 4-bit chunks to bytes: each chunk ``(first, n, tmp
+    offset, dst offset, axes)`` unpacks nibbles ``[first, first + n)`` into a
+    byte buffer of its thread (small: it stays in cache), then copies the box
+    ``axes`` (copy_box's form) from that buffer at ``tmp offset`` to ``dst``
+    at ``dst offset`` (bytes). Chunks run in parallel. The caller guarantees
+    every box lies in its chunk and in ``dst``."""
+    cdef int64_t m = len(chunks), k, longest = 0
+    if m == 0:
+        return
+    boxes = np.empty(m * sizeof(Box), np.uint8)
+    nums = np.empty((5, m), np.int64)
+    cdef Box* bx = <Box*>cnp.PyArray_DATA(boxes)
+    cdef int64_t* fst = <int64_t*>cnp.PyArray_DATA(nums)     # rows: first, n,
+    cdef int64_t* cnt = fst + m                               # tmp offset, dst
+    cdef int64_t* tof = fst + 2 * m                           # offset, items
+    cdef int64_t* dof = fst + 3 * m
+    cdef int64_t* its = fst + 4 * m
+    for k, (first, n, toff, doff, axes) in enumerate(chunks):
+        fst[k], cnt[k], tof[k], dof[k] = first, n, toff, doff
+        its[k] = _box_of(1, axes, &bx[k])
+        longest = max(longest, n)
+    cdef int nthr = min(max_threads(), m)
+    bufs = np.empty(nthr * longest, np.uint8)      # one per thread
+    cdef uint8_t* tmp0 = <uint8_t*>cnp.PyArray_DATA(bufs)
+    cdef uint8_t* tmp
+    cdef const uint8_t* s = <const uint8_t*>src
+    cdef uint8_t* d = <uint8_t*>dst
+    with nogil, cython.parallel.parallel(num_threads=nthr):
+        tmp = tmp0 + threadid() * longest
+        for k in prange(m, schedule="dynamic"):
+            _unpack(s, fst[k], cnt[k], tmp, signed)
+            _box_run(<const uint8_t*>(tmp + tof[k]), d + dof[k], &bx[k], its[k], False)
 
 
 def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):
