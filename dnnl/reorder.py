@@ -214,7 +214,7 @@ class reorder(primitive):
                 self._plan_of(self._src_md, self._dst_md)
             self._unprepared = False
 
-        def plan_for(self, src_md, dst_md):
+        def _plan_for(self, src_md, dst_md):
             key = (src_md, dst_md)
             plan = self._plans.get(key)
             if plan is None:
@@ -252,10 +252,10 @@ class reorder(primitive):
             if self._runtime:
                 _check_runtime(self._src_md, smd, "src")
                 _check_runtime(self._dst_md, dmd, "dst")
-                return None if _empty(smd) else self.plan_for(smd, dmd)
+                return None if _empty(smd) else self._plan_for(smd, dmd)
             if _empty(self._src_md):    # zero elements: nothing to do, as oneDNN
                 return None
-            self._plan0 = self.plan_for(self._src_md, self._dst_md)
+            self._plan0 = self._plan_for(self._src_md, self._dst_md)
             return self._plan0
 
         def exec_impl_str(self, mds=None):
@@ -268,7 +268,7 @@ class reorder(primitive):
             if (src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides()
                     or _empty(src_md)):
                 return self._impl
-            return "cython:" + self.plan_for(src_md, dst_md).path
+            return "cython:" + self._plan_for(src_md, dst_md).path
 
         def get_src_engine(self):
             return self._src_engine

@@ -176,7 +176,7 @@ def test_implementation_switch_is_part_of_the_key():
     finally:
         R.GENERIC_PLANS = False
     assert _cache.stats()["hits"] == 0
-    plan = lambda pd: pd.plan_for(pd._src_md, pd._dst_md)   # noqa: E731
+    plan = lambda pd: pd._plan_for(pd._src_md, pd._dst_md)   # noqa: E731
     assert plan(pd_fast) is not plan(pd_generic)
     assert plan(_reorder_pd()) is plan(pd_fast)     # a hit shares the built plan
 
@@ -364,8 +364,8 @@ def test_same_objects_after_eviction_switch_or_fpmath_change_miss():
     finally:
         R.GENERIC_PLANS = False
     assert _cache.stats()["hits"] == 0
-    assert generic.plan_for(src, dst) is not make().plan_for(src, dst)
-    assert make().plan_for(src, dst) is fast.plan_for(src, dst)
+    assert generic._plan_for(src, dst) is not make()._plan_for(src, dst)
+    assert make()._plan_for(src, dst) is fast._plan_for(src, dst)
     old = dnnl.get_default_fpmath_mode()
     try:
         dnnl.set_default_fpmath_mode(dnnl.fpmath_mode.bf16)

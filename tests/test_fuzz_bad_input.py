@@ -577,8 +577,7 @@ def _junk_targets():
             dnnl.reorder(rpd), dnnl.resampling_forward(fpd), dnnl.resampling_backward(bpd)]
     out = [(type(o).__name__ + "." + n, getattr(o, n)) for o in objs for n in dir(o)
            if not n.startswith("_") and callable(getattr(o, n))
-           and not isinstance(getattr(o, n), type)
-           and n != "plan_for"]     # internal: execute passes it checked descriptors
+           and not isinstance(getattr(o, n), type)]
     out += [(n, getattr(dnnl, n)) for n in (
         "engine", "stream", "memory", "primitive_attr", "post_ops", "reorder",
         "resampling_forward", "resampling_backward", "set_verbose",
