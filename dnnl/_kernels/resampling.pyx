@@ -793,7 +793,7 @@ cdef extern from *:
        plus its lowest bit carries into the sign bit only then. Branch-free
        blocks, so the scan runs at memory speed. */
     #define RS_NF_BLOCK 4096
-    RS_TC static int rs_nonfinite32(const void* base, int64_t n) {
+    static int rs_nonfinite32(const void* base, int64_t n) {
         const uint32_t* p = (const uint32_t*)base;
         for (int64_t b = 0; b < n; b += RS_NF_BLOCK) {
             int64_t e = n - b < RS_NF_BLOCK ? n - b : RS_NF_BLOCK;
@@ -803,7 +803,7 @@ cdef extern from *:
         }
         return 0;
     }
-    RS_TC static int rs_nonfinite16(const void* base, int64_t n, uint16_t m, uint16_t one) {
+    static int rs_nonfinite16(const void* base, int64_t n, uint16_t m, uint16_t one) {
         const uint16_t* p = (const uint16_t*)base;
         for (int64_t b = 0; b < n; b += RS_NF_BLOCK) {
             int64_t e = n - b < RS_NF_BLOCK ? n - b : RS_NF_BLOCK;

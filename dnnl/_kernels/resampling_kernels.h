@@ -1,17 +1,10 @@
 /* C helpers of the resampling kernels (dnnl/_kernels/resampling.pyx). */
 #ifndef DNNL_PY_RESAMPLING_KERNELS_H
 #define DNNL_PY_RESAMPLING_KERNELS_H
-/* Hot row loops, compiled for AVX-512, AVX2 and baseline x86-64 and picked
-   at load time (GCC function multi-versioning). Element-wise f32 only, no
-   reductions, -ffp-contract=off: every version gives the same bits. The
-   per-pixel kernels (rs_*_px, rs_acc*) are plain static inline instead: an
-   indirect call per 64-channel run costs more than it saves. */
+/* Element-wise f32 only, no reductions, -ffp-contract=off: the module is
+   compiled once per ISA level (baseline, x86-64-v3, x86-64-v4; the level is
+   chosen at import under the ISA cap) and every level gives the same bits. */
 #include <stdint.h>
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define RS_TC __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define RS_TC
-#endif
 /* One output pixel of a channel run (NHWC-like), inlined into the row loop:
    h0/h1 = source rows, w0/w1 = source columns. */
 static inline void rs_copy_px(float* __restrict o, const float* __restrict a,
@@ -33,11 +26,11 @@ static inline void rs_bilerp_px(float* __restrict o, const float* __restrict h0w
         o[i] = x0 * ww + x1 * mw;
     }
 }
-RS_TC static void rs_lerp1(float* __restrict o, const float* __restrict a,
+static void rs_lerp1(float* __restrict o, const float* __restrict a,
                            const float* __restrict b, float w, float m, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
 }
-RS_TC static void rs_lerp2(float* __restrict o, const float* __restrict c00,
+static void rs_lerp2(float* __restrict o, const float* __restrict c00,
                            const float* __restrict c01, const float* __restrict c10,
                            const float* __restrict c11, float wh, float mh, float ww,
                            float mw, int64_t n) {
@@ -47,7 +40,7 @@ RS_TC static void rs_lerp2(float* __restrict o, const float* __restrict c00,
         o[i] = x0 * ww + x1 * mw;
     }
 }
-RS_TC static void rs_lerp3(float* __restrict o, const float* const* r, float wd, float md,
+static void rs_lerp3(float* __restrict o, const float* const* r, float wd, float md,
                            float wh, float mh, float ww, float mw, int64_t n) {
     const float* __restrict c000 = r[0]; const float* __restrict c001 = r[1];
     const float* __restrict c010 = r[2]; const float* __restrict c011 = r[3];
@@ -333,22 +326,22 @@ static inline void rs_dupc(float* __restrict o0, float* __restrict o1,
         }
     }
 }
-RS_TC static void rs_gather0(float* __restrict o, const float* __restrict r,
+static void rs_gather0(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
 }
 /* Nearest x2 along a unit-stride W: each source element twice, by shuffles
    instead of a gather. */
-RS_TC static void rs_dup2(float* __restrict o, const float* __restrict r, int64_t n) {
+static void rs_dup2(float* __restrict o, const float* __restrict r, int64_t n) {
     for (int64_t i = 0; i < n; i++) { o[2 * i] = r[i]; o[2 * i + 1] = r[i]; }
 }
-RS_TC static void rs_gather1(float* __restrict o, const float* __restrict r,
+static void rs_gather1(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, const int64_t* __restrict i1,
                              const float* __restrict ww, const float* __restrict mw,
                              int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]] * ww[i] + r[i1[i]] * mw[i];
 }
-RS_TC static void rs_gather2(float* __restrict o, const float* __restrict r0,
+static void rs_gather2(float* __restrict o, const float* __restrict r0,
                              const float* __restrict r1, const int64_t* __restrict i0,
                              const int64_t* __restrict i1, float wh, float mh,
                              const float* __restrict ww, const float* __restrict mw,
