@@ -197,3 +197,30 @@ def test_lazy_w_backward_matches_the_reference(lazy_w, seed):
                                              dnnl.DNNL_ARG_DIFF_SRC: ds})
     assert pd._plan.lazy_w == (outs[-1] <= 64 * ins[-1])
     _same(ds.to_numpy(), R.backward(g, ins, LINEAR))
+
+
+@pytest.mark.parametrize("iw", [4, 5, 8, 9, 16, 17, 23, 40, 57])
+def test_forward_linear_x2_rows(iw):
+    """nchw-like rows, linear x2 along W: the regular columns (outputs 2k and
+    2k + 1 from columns k - 1, k, k + 1) without gathers, the edges gathered;
+    the bytes of the reference, specials and post-op destinations included."""
+    rng = np.random.default_rng(300 + iw)
+    for tag, ins, outs in (("ncw", [iw], [2 * iw]), ("nchw", [3, iw], [6, 2 * iw]),
+                           ("nchw", [4, iw], [3, 2 * iw]), ("ncdhw", [2, 2, iw], [3, 4, 2 * iw]),
+                           ("nchw", [3, iw], [5, 2 * iw + 1])):
+        for special in (False, True):
+            x = _values(rng, [2, 3] + ins, special)
+            for ddt in ("f32", "u8"):
+                smd = dnnl.memory.desc(list(x.shape), "f32", tag)
+                dmd = dnnl.memory.desc([2, 3] + outs, ddt, tag)
+                pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                                       LINEAR, smd, dmd)
+                d = _mem(dmd)
+                resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                                        dnnl.DNNL_ARG_DST: d})
+                lo, hi = pd._plan.x2_columns
+                regular = len(ins) < 3 and outs[-1] == 2 * iw and iw >= 6
+                assert (hi - lo >= 4) == regular, (tag, ins, outs, lo, hi)
+                want = R.forward_codes(x, outs, LINEAR, DTS[ddt])
+                _same(D.decode(D.encode(d.to_numpy().astype(np.float32).ravel(), DTS[ddt]),
+                               DTS[ddt]), D.decode(want.ravel(), DTS[ddt]))

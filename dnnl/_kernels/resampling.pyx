@@ -88,6 +88,8 @@ cdef extern from "resampling_kernels.h":
                  int64_t npix) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
     void rs_dup2(float* o, const float* r, int64_t n) noexcept nogil
+    void rs_x2w(float* o, const float* v, const float* w, int64_t K, int64_t klo,
+                int64_t khi) noexcept nogil
     void rs_gather1(float* o, const float* r, const int64_t* i0, const int64_t* i1,
                     const float* ww, const float* mw, int64_t n) noexcept nogil
     void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
@@ -142,6 +144,8 @@ cdef struct Fwd:
     const int64_t* grp     # same source rows (nearest); grp[g]..grp[g+1]-1
     int64_t row_bytes      # one dense destination row (n, od, oh)
     bint wdup2             # nearest, f32 rows: source column ow // 2 (x2 along W)
+    int64_t x2lo, x2hi     # linear, f32 rows: outputs 2k, 2k + 1 for k in [x2lo, x2hi)
+    const float* x2w       #   read columns k - 1, k, k + 1 (rs_x2w; its weights)
     int64_t lazy_sw        # > 0: rows path, W taps computed per chunk of L outputs
                            # (source W stride lazy_sw; s0[2] ... unused)
     int64_t cdup2          # > 0: nearest groups of channel rows x2 along W, source
@@ -409,6 +413,20 @@ cdef void _fwd_w_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
                <size_t>p.row_bytes)
 
 
+cdef inline void _lerp_w(const Fwd* p, float* o, const float* v, const int64_t* i0,
+                         const int64_t* i1, const float* ww, const float* mw,
+                         int64_t OW) noexcept nogil:
+    """o[ow] = v[i0[ow]] * ww[ow] + v[i1[ow]] * mw[ow]: the regular x2
+    columns without gathers, the others (the edges) gathered."""
+    cdef int64_t a = 2 * p.x2lo, b = 2 * p.x2hi
+    if b <= a:
+        rs_gather1(o, v, i0, i1, ww, mw, OW)
+        return
+    rs_gather1(o, v, i0, i1, ww, mw, a)
+    rs_x2w(o, v, p.x2w, OW // 2, p.x2lo, p.x2hi)
+    rs_gather1(o + b, v, i0 + b, i1 + b, ww + b, mw + b, OW - b)
+
+
 cdef void _fwd_w_taps(const Fwd* p, float* o, const float** rows, const int64_t* i0,
                       const int64_t* i1, const float* ww, const float* mw, int64_t OW,
                       int64_t od, int64_t oh, bint f32src, float* bufs) noexcept nogil:
@@ -425,12 +443,12 @@ cdef void _fwd_w_taps(const Fwd* p, float* o, const float** rows, const int64_t*
     elif not p.linear:
         rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
-        rs_gather1(o, r0, i0, i1, ww, mw, OW)
+        _lerp_w(p, o, r0, i0, i1, ww, mw, OW)
     elif p.k == 2 and not p.lazy_sw and _row_len(p, f32src) <= p.L:
         # x_col[iw] = r0[iw]*wh + r1[iw]*mh is what both W taps read: compute
         # each column once (the same operations, in the same order).
         rs_lerp1(bufs + 4 * p.L, r0, rows[1], p.wl[1][oh], p.wr[1][oh], _row_len(p, f32src))
-        rs_gather1(o, bufs + 4 * p.L, i0, i1, ww, mw, OW)
+        _lerp_w(p, o, bufs + 4 * p.L, i0, i1, ww, mw, OW)
     elif p.k == 2:
         rs_gather2(o, r0, rows[1], i0, i1, p.wl[1][oh], p.wr[1][oh], ww, mw, OW)
     else:
@@ -1094,6 +1112,9 @@ cdef class FwdPlan(_Tables):
         p.lazy_sw = d.lazy_sw
         p.wdup2 = (p.inner and not p.lazy_sw and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
+        p.x2lo = p.x2hi = 0
+        if p.inner and p.linear and p.k <= 2 and not p.lazy_sw and p.sdt == dnnl_f32:
+            self._x2_columns(d)
         p.ngroups = 0
         p.cdup2 = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
@@ -1130,6 +1151,34 @@ cdef class FwdPlan(_Tables):
     def row_groups(self):
         """Groups of repeated output rows copied whole (0: not used)."""
         return self.p.ngroups
+
+    def _x2_columns(self, d):
+        """Linear x2 along a unit-stride W: the longest range of k where
+        outputs 2k and 2k + 1 tap columns (k - 1, k) and (k, k + 1)."""
+        cdef Fwd* p = &self.p
+        if p.OW % 2 or p.OW < 8:
+            return
+        K = p.OW // 2
+        i0 = np.asarray(d.s0[2], dtype=np.int64)
+        i1 = np.asarray(d.s1[2], dtype=np.int64)
+        k = np.arange(K)
+        good = ((i0[0::2] == k - 1) & (i1[0::2] == k) & (i0[1::2] == k) & (i1[1::2] == k + 1))
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], good.view(np.int8), [0]])))
+        if edges.size == 0:
+            return
+        lo, hi = max(zip(edges[0::2], edges[1::2]), key=lambda r: r[1] - r[0])
+        if hi - lo < 4:
+            return
+        wl = np.asarray(d.wl[2], dtype=np.float32)
+        wr = np.asarray(d.wr[2], dtype=np.float32)
+        p.x2w = self.f32(np.concatenate([wl[0::2], wr[0::2], wl[1::2], wr[1::2]]))
+        p.x2lo, p.x2hi = int(lo), int(hi)
+
+    @property
+    def x2_columns(self):
+        """The range of k whose outputs 2k, 2k + 1 run without gathers (linear
+        x2 along W; (0, 0): not used)."""
+        return (self.p.x2lo, self.p.x2hi)
 
     def _row_groups(self, d, runs):
         """Group output rows that read the same source row, when the f32 plain

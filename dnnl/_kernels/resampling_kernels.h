@@ -335,6 +335,24 @@ static void rs_gather0(float* __restrict o, const float* __restrict r,
 static void rs_dup2(float* __restrict o, const float* __restrict r, int64_t n) {
     for (int64_t i = 0; i < n; i++) { o[2 * i] = r[i]; o[2 * i + 1] = r[i]; }
 }
+/* Linear x2 along a unit-stride W, the regular columns: output 2k reads
+   v[k - 1] and v[k], output 2k + 1 reads v[k] and v[k + 1] (as the tap
+   tables say for k in [klo, khi)), weights as tabled, split by parity:
+   w[k], w[K + k] for output 2k and w[2K + k], w[3K + k] for 2k + 1. The
+   operations of rs_gather1, without its gathers, so the loop vectorises. */
+static void rs_x2w(float* __restrict o, const float* __restrict v,
+                   const float* __restrict w, int64_t K, int64_t klo, int64_t khi) {
+    const float* __restrict we = w;
+    const float* __restrict me = w + K;
+    const float* __restrict wo = w + 2 * K;
+    const float* __restrict mo = w + 3 * K;
+    for (int64_t k = klo; k < khi; k++) {
+        float e = v[k - 1] * we[k] + v[k] * me[k];
+        float d = v[k] * wo[k] + v[k + 1] * mo[k];
+        o[2 * k] = e;
+        o[2 * k + 1] = d;
+    }
+}
 static void rs_gather1(float* __restrict o, const float* __restrict r,
                              const int64_t* __restrict i0, const int64_t* __restrict i1,
                              const float* __restrict ww, const float* __restrict mw,
