@@ -224,3 +224,28 @@ def test_forward_linear_x2_rows(iw):
                 want = R.forward_codes(x, outs, LINEAR, DTS[ddt])
                 _same(D.decode(D.encode(d.to_numpy().astype(np.float32).ravel(), DTS[ddt]),
                                DTS[ddt]), D.decode(want.ravel(), DTS[ddt]))
+
+
+@pytest.mark.parametrize("ow", [1, 3, 4, 7, 16, 29])
+def test_forward_halved_w_rows(ow):
+    """nchw-like rows with W halved: every output column taps every other
+    source column (nearest: one tap, linear: two), read without gathers; the
+    bytes of the reference, specials included."""
+    rng = np.random.default_rng(400 + ow)
+    for tag, ins, outs in (("ncw", [2 * ow], [ow]), ("nchw", [6, 2 * ow], [3, ow]),
+                           ("nchw", [3, 2 * ow], [5, ow]), ("nchw", [3, 2 * ow + 1], [3, ow])):
+        for alg in (NEAREST, LINEAR):
+            for special in (False, True):
+                x = _values(rng, [2, 3] + ins, special)
+                smd = dnnl.memory.desc(list(x.shape), "f32", tag)
+                dmd = dnnl.memory.desc([2, 3] + outs, "f32", tag)
+                pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                                       alg, smd, dmd)
+                d = _mem(dmd)
+                resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                                        dnnl.DNNL_ARG_DST: d})
+                taps = np.floor((np.arange(ow) + 0.5) * ins[-1] / ow)   # nearest's
+                halved = ow >= 4 and (ins[-1] == 2 * ow or (
+                    alg == NEAREST and (np.diff(taps) == 2).all()))
+                assert pd._plan.halved_columns == halved, (tag, ins, outs, alg)
+                _same(d.to_numpy(), R.forward(x, outs, alg))

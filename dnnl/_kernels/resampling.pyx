@@ -90,6 +90,9 @@ cdef extern from "resampling_kernels.h":
     void rs_dup2(float* o, const float* r, int64_t n) noexcept nogil
     void rs_x2w(float* o, const float* v, const float* w, int64_t K, int64_t klo,
                 int64_t khi) noexcept nogil
+    void rs_take2(float* o, const float* a, int64_t n) noexcept nogil
+    void rs_lerp2s(float* o, const float* a, const float* b, const float* ww,
+                   const float* mw, int64_t n) noexcept nogil
     void rs_gather1(float* o, const float* r, const int64_t* i0, const int64_t* i1,
                     const float* ww, const float* mw, int64_t n) noexcept nogil
     void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
@@ -146,6 +149,8 @@ cdef struct Fwd:
     bint wdup2             # nearest, f32 rows: source column ow // 2 (x2 along W)
     int64_t x2lo, x2hi     # linear, f32 rows: outputs 2k, 2k + 1 for k in [x2lo, x2hi)
     const float* x2w       #   read columns k - 1, k, k + 1 (rs_x2w; its weights)
+    int64_t h2a, h2b       # >= 0, f32 rows: W halved, output ow taps columns
+                           #   h2a + 2 ow (and h2b + 2 ow) (rs_take2, rs_lerp2s)
     int64_t lazy_sw        # > 0: rows path, W taps computed per chunk of L outputs
                            # (source W stride lazy_sw; s0[2] ... unused)
     int64_t cdup2          # > 0: nearest groups of channel rows x2 along W, source
@@ -419,6 +424,9 @@ cdef inline void _lerp_w(const Fwd* p, float* o, const float* v, const int64_t* 
     """o[ow] = v[i0[ow]] * ww[ow] + v[i1[ow]] * mw[ow]: the regular x2
     columns without gathers, the others (the edges) gathered."""
     cdef int64_t a = 2 * p.x2lo, b = 2 * p.x2hi
+    if p.h2a >= 0:
+        rs_lerp2s(o, v + p.h2a, v + p.h2b, ww, mw, OW)
+        return
     if b <= a:
         rs_gather1(o, v, i0, i1, ww, mw, OW)
         return
@@ -440,6 +448,8 @@ cdef void _fwd_w_taps(const Fwd* p, float* o, const float** rows, const int64_t*
     cdef const float* r3
     if not p.linear and p.wdup2:
         rs_dup2(o, r0, OW // 2)
+    elif not p.linear and p.h2a >= 0:
+        rs_take2(o, r0 + p.h2a, OW)
     elif not p.linear:
         rs_gather0(o, r0, i0, OW)
     elif p.k == 1:
@@ -1113,8 +1123,11 @@ cdef class FwdPlan(_Tables):
         p.wdup2 = (p.inner and not p.lazy_sw and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
         p.x2lo = p.x2hi = 0
-        if p.inner and p.linear and p.k <= 2 and not p.lazy_sw and p.sdt == dnnl_f32:
-            self._x2_columns(d)
+        p.h2a = p.h2b = -1
+        if p.inner and not p.lazy_sw and p.sdt == dnnl_f32:
+            if p.linear and p.k <= 2:
+                self._x2_columns(d)
+            self._halved_columns(d)
         p.ngroups = 0
         p.cdup2 = 0
         if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
@@ -1173,6 +1186,24 @@ cdef class FwdPlan(_Tables):
         wr = np.asarray(d.wr[2], dtype=np.float32)
         p.x2w = self.f32(np.concatenate([wl[0::2], wr[0::2], wl[1::2], wr[1::2]]))
         p.x2lo, p.x2hi = int(lo), int(hi)
+
+    def _halved_columns(self, d):
+        """W halved along a unit-stride W: the taps of output ow are columns
+        h2a + 2 ow (and h2b + 2 ow) for every ow."""
+        cdef Fwd* p = &self.p
+        i0 = np.asarray(d.s0[2], dtype=np.int64)
+        i1 = np.asarray(d.s1[2], dtype=np.int64)
+        step = 2 * np.arange(p.OW)
+        if (p.OW >= 4 and np.array_equal(i0, i0[0] + step)
+                and (not p.linear or np.array_equal(i1, i1[0] + step))):
+            p.h2a = int(i0[0])
+            p.h2b = int(i1[0]) if p.linear else p.h2a
+
+    @property
+    def halved_columns(self):
+        """Whether every output column taps every other source column (W
+        halved) and runs without gathers."""
+        return self.p.h2a >= 0
 
     @property
     def x2_columns(self):

@@ -335,6 +335,17 @@ static void rs_gather0(float* __restrict o, const float* __restrict r,
 static void rs_dup2(float* __restrict o, const float* __restrict r, int64_t n) {
     for (int64_t i = 0; i < n; i++) { o[2 * i] = r[i]; o[2 * i + 1] = r[i]; }
 }
+/* Every other column of a unit-stride row (W halved): o[i] = a[2i] (nearest),
+   or a[2i] * ww[i] + b[2i] * mw[i] (linear, a and b the two taps' first
+   columns): rs_gather0 / rs_gather1 when the taps step by 2, in vectors. */
+static void rs_take2(float* __restrict o, const float* __restrict a, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[2 * i];
+}
+static void rs_lerp2s(float* __restrict o, const float* __restrict a,
+                      const float* __restrict b, const float* __restrict ww,
+                      const float* __restrict mw, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[2 * i] * ww[i] + b[2 * i] * mw[i];
+}
 /* Linear x2 along a unit-stride W, the regular columns: output 2k reads
    v[k - 1] and v[k], output 2k + 1 reads v[k] and v[k + 1] (as the tap
    tables say for k in [klo, khi)), weights as tabled, split by parity:
