@@ -21,6 +21,7 @@ import dnnl
 from dnnl import _cache, verbose
 from dnnl.capi import dnnl_get_primitive_cache_capacity, dnnl_set_primitive_cache_capacity
 from dnnl.resampling import resampling_forward
+from dnnl.testing import reorder as T
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -168,13 +169,9 @@ def test_engines_key_by_kind_and_index_and_keep_their_identity():
 
 
 def test_implementation_switch_is_part_of_the_key():
-    R = sys.modules["dnnl.reorder"]       # the module (dnnl.reorder is the class)
     pd_fast = _reorder_pd()
-    R.GENERIC_PLANS = True
-    try:
+    with T.generic_plans():
         pd_generic = _reorder_pd()
-    finally:
-        R.GENERIC_PLANS = False
     assert _cache.stats()["hits"] == 0
     plan = lambda pd: pd._plan_for(pd._src_md, pd._dst_md)   # noqa: E731
     assert plan(pd_fast) is not plan(pd_generic)
@@ -347,7 +344,6 @@ def test_same_list_changed_in_place_misses():
 
 def test_same_objects_after_eviction_switch_or_fpmath_change_miss():
     src, dst = _md(3), _md(3, "nhwc")
-    R = sys.modules["dnnl.reorder"]
 
     def make():
         return dnnl.reorder.primitive_desc(ENG, src, ENG, dst)
@@ -358,11 +354,8 @@ def test_same_objects_after_eviction_switch_or_fpmath_change_miss():
     fast = make()
     assert _cache.stats()["hits"] == 0
     dnnl.set_primitive_cache_capacity(16)
-    R.GENERIC_PLANS = True
-    try:
+    with T.generic_plans():
         generic = make()
-    finally:
-        R.GENERIC_PLANS = False
     assert _cache.stats()["hits"] == 0
     assert generic._plan_for(src, dst) is not make()._plan_for(src, dst)
     assert make()._plan_for(src, dst) is fast._plan_for(src, dst)

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 import dnnl
-import dnnl.reorder as R
 from dnnl.testing import reorder as T
 
 DST = dnnl.DNNL_ARG_DST
@@ -54,11 +53,7 @@ def _check(x, rows, ddt, scales=None, zero_points=None):
              dst_init_bytes=b"\xa5" * (x.size * 2), scales=scales, zero_points=zero_points)
     st, fast = T.run_ours(**p)
     assert st == 0
-    R.GENERIC_PLANS = True
-    try:
-        st, generic = T.run_ours(**p)
-    finally:
-        R.GENERIC_PLANS = False
+    st, generic = T.run_ours(**p, generic=True)
     assert fast == generic, (n, ddt, scales, zero_points)
     # the reference's bytes exactly (NaN payloads of bf16 included)
     assert fast == T.expected_bytes(**p), (n, ddt, scales, zero_points)

@@ -2,7 +2,7 @@
 
 The fast paths (blocked dims split into strided sub-dims, merged contiguous
 runs, SSE tile transposes, one-pass conversion loops, memcpy, OpenMP) are
-turned off with ``dnnl.reorder.GENERIC_PLANS``; both plans run the same
+turned off with ``dnnl.testing.reorder.generic_plans``; both plans run the same
 problem on the same bytes.
 """
 import numpy as np
@@ -10,16 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import dnnl
-import dnnl.reorder as R
 from dnnl.testing import reorder as T
-
-
-def run(problem, generic):
-    R.GENERIC_PLANS = generic
-    try:
-        return T.run_ours(**problem)
-    finally:
-        R.GENERIC_PLANS = False
 
 
 def plan_path(src_spec, dst_spec, **attrs):
@@ -59,9 +50,19 @@ def test_layout_pairs(stag, dtag, dims, sdt, ddt, attrs):
     p = dict(src_spec=("tag", dims, sdt, stag), src_bytes=bytes_of(dims, sdt),
              dst_spec=("tag", dims, ddt, dtag), dst_init_bytes=b"\x5a" * (8 * int(np.prod(dims)) * 4),
              **attrs)
-    fast, generic = run(p, False), run(p, True)
+    fast, generic = T.run_ours(**p), T.run_ours(**p, generic=True)
     assert fast[0] == generic[0] == 0
     assert fast[1] == generic[1]
+
+
+def test_generic_plans_switch_takes_effect():
+    """The comparisons above mean something only if the switch reaches the
+    plan builder: under it the transposing tile path is not taken."""
+    big = [4, 64, 24, 24]
+    spec = (("tag", big, "f32", "nchw"), ("tag", big, "f32", "nhwc"))
+    with T.generic_plans():
+        assert plan_path(*spec) != "tile"
+    assert plan_path(*spec) == "tile"
 
 
 def test_paths_are_exercised():
@@ -76,7 +77,7 @@ def test_paths_are_exercised():
 @given(st.data(), st.integers(0, 2 ** 32 - 1))
 def test_random_problems_fast_equals_generic(data, seed):
     p = T.random_problem(T.HypothesisChooser(data), np.random.default_rng(seed))
-    fast, generic = run(p, False), run(p, True)
+    fast, generic = T.run_ours(**p), T.run_ours(**p, generic=True)
     assert fast[0] == generic[0]
     assert fast[1] == generic[1]
 

@@ -6,20 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import dnnl
-import dnnl.reorder as R
 from dnnl.attr import quant_entry
 from dnnl.testing import reorder as T
 from dnnl._kernels.reorder_plan import build_plan
 
 BLOCK_SIZES = [1, 2, 3, 4, 8, 16, 17, 24, 32, 48, 64]
-
-
-def run(problem, generic):
-    R.GENERIC_PLANS = generic
-    try:
-        return T.run_ours(**problem)
-    finally:
-        R.GENERIC_PLANS = False
 
 
 def _tag_spec(draw, dims, dt):
@@ -65,7 +56,7 @@ def test_blocked_plans_equal_generic(data):
             zmask = data.draw(st.integers(0, (1 << nd) - 1))
             zvals = rng.integers(-5, 5, T.count(dims, zmask))
             p["zero_points"] = {dnnl.DNNL_ARG_DST: (zmask, zvals, "s32")}
-    fast, generic = run(p, False), run(p, True)
+    fast, generic = T.run_ours(**p), T.run_ours(**p, generic=True)
     assert fast[0] == generic[0] == 0
     assert fast[1] == generic[1]
 
@@ -137,7 +128,7 @@ def test_short_innermost_loops_give_way(dims, stag, dtag, sdt, ddt, mask):
     if mask is not None:
         vals = rng.choice(np.array([0.5, 2.0, 7.0, 0.3]), T.count(dims, mask))
         p["scales"] = {dnnl.DNNL_ARG_DST: (mask, vals, "f32")}
-    fast, generic = run(p, False), run(p, True)
+    fast, generic = T.run_ours(**p), T.run_ours(**p, generic=True)
     assert fast[0] == generic[0] == 0
     assert fast[1] == generic[1]
     q = None if mask is None else quant_entry(mask, dnnl.memory.data_type.f32, (), False, 0)
@@ -166,7 +157,7 @@ def test_large_dims_that_blocks_do_not_divide_are_peeled(dims, stag, dtag, sdt, 
         p["scales"] = {dnnl.DNNL_ARG_DST: (mask, rng.choice(np.array([0.5, 2.0, 3.0]),
                                                           T.count(dims, mask)), "f32")}
         q = quant_entry(mask, dnnl.memory.data_type.f32, (), False, 0)
-    fast, generic = run(p, False), run(p, True)
+    fast, generic = T.run_ours(**p), T.run_ours(**p, generic=True)
     assert fast[0] == generic[0] == 0
     assert fast[1] == generic[1]
     plan = build_plan(T.make_md(src_spec), T.make_md(dst_spec), (None, q, None, None),

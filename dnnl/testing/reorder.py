@@ -22,6 +22,9 @@ buffer in row-major order over the quantization dims (the tensor's dims with
 unmasked dims replaced by 1 and the last two dims divided by ``groups``);
 ``groups`` is ``()`` or ``(G0, G1)`` (src/common/primitive_attr_quant.hpp).
 """
+import contextlib
+import sys
+
 import numpy as np
 
 from dnnl.testing import dtypes as R
@@ -226,9 +229,29 @@ def build_attr(scales=None, zero_points=None, sum=None):
     return attr
 
 
+@contextlib.contextmanager
+def generic_plans(on=True):
+    """Within: reorders made with ``on`` build the generic element-by-element
+    plan instead of the fast one (``GENERIC_PLANS`` of the module
+    ``dnnl.reorder``, which the class of that name hides from attribute
+    access), the plan the fast ones are checked against."""
+    module = sys.modules["dnnl.reorder"]
+    old = module.GENERIC_PLANS
+    module.GENERIC_PLANS = on
+    try:
+        yield
+    finally:
+        module.GENERIC_PLANS = old
+
+
 def run_ours(src_spec, src_bytes, dst_spec, dst_init_bytes=None, scales=None,
-             zero_points=None, sum=None, runtime=False):
-    """(status, dst buffer bytes) of our primitive, as oracle.reorder."""
+             zero_points=None, sum=None, runtime=False, generic=False):
+    """(status, dst buffer bytes) of our primitive, as oracle.reorder; with
+    ``generic``, run by the generic plan (:func:`generic_plans`)."""
+    if generic:
+        with generic_plans():
+            return run_ours(src_spec, src_bytes, dst_spec, dst_init_bytes, scales,
+                            zero_points, sum, runtime)
     import dnnl
     try:
         smd, dmd = make_md(src_spec), make_md(dst_spec)
