@@ -22,7 +22,6 @@ import math
 import numpy as np
 
 cimport numpy as cnp
-cimport cython.parallel
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
@@ -457,9 +456,9 @@ def unpack_boxes(size_t src, chunks, size_t dst, bint signed):
     cdef uint8_t* tmp
     cdef const uint8_t* s = <const uint8_t*>src
     cdef uint8_t* d = <uint8_t*>dst
-    with nogil, cython.parallel.parallel(num_threads=nthr):
-        tmp = tmp0 + threadid() * longest
-        for k in prange(m, schedule="dynamic"):
+    with nogil:
+        for k in prange(m, schedule="dynamic", num_threads=nthr):
+            tmp = tmp0 + threadid() * longest
             _unpack(s, fst[k], cnt[k], tmp, signed)
             _box_run(<const uint8_t*>(tmp + tof[k]), d + dof[k], &bx[k], its[k], False)
 

@@ -12,12 +12,29 @@
 #define ST(p, v) _mm_storeu_si128((__m128i *)(p), v)
 
 #if defined(__SSE2__)
+/* The last two stages of the 1- and 2-byte blocks: each group of four
+   registers (pairs of columns interleaved) unpacked by 32 then 64 bits,
+   every result one whole column, stored at d + column * dsb (bytes). */
+static inline void dnnl_py_columns(const __m128i *x, int n, char *d, long long dsb) {
+    int g;
+    for (g = 0; g < n; g += 4) {
+        __m128i a = _mm_unpacklo_epi32(x[g], x[g + 1]);
+        __m128i b = _mm_unpackhi_epi32(x[g], x[g + 1]);
+        __m128i c = _mm_unpacklo_epi32(x[g + 2], x[g + 3]);
+        __m128i e = _mm_unpackhi_epi32(x[g + 2], x[g + 3]);
+        ST(d + g * dsb, _mm_unpacklo_epi64(a, c));
+        ST(d + (g + 1) * dsb, _mm_unpackhi_epi64(a, c));
+        ST(d + (g + 2) * dsb, _mm_unpacklo_epi64(b, e));
+        ST(d + (g + 3) * dsb, _mm_unpackhi_epi64(b, e));
+    }
+}
+
 /* One 16x16 block of bytes: d[a*ds + b] = s[a + b*ss], in registers
    (unpacks of 8, 16, 32 and 64 bits). */
 static inline void dnnl_py_block8(const uint8_t *s, long long ss, uint8_t *d,
                                   long long ds) {
     __m128i r[16], x[16], y[16];
-    int k, g;
+    int k;
     for (k = 0; k < 16; ++k)
         r[k] = LD(s + k * ss);
     for (k = 0; k < 8; ++k) {      /* columns 0-7 | 8-15, rows 2k, 2k+1 */
@@ -30,43 +47,21 @@ static inline void dnnl_py_block8(const uint8_t *s, long long ss, uint8_t *d,
         y[k + 8] = _mm_unpacklo_epi16(x[8 + 2 * k], x[9 + 2 * k]);
         y[k + 12] = _mm_unpackhi_epi16(x[8 + 2 * k], x[9 + 2 * k]);
     }
-    for (g = 0; g < 16; g += 4) {   /* pairs of columns, rows 0-7 | 8-15 */
-        x[g] = _mm_unpacklo_epi32(y[g], y[g + 1]);
-        x[g + 1] = _mm_unpackhi_epi32(y[g], y[g + 1]);
-        x[g + 2] = _mm_unpacklo_epi32(y[g + 2], y[g + 3]);
-        x[g + 3] = _mm_unpackhi_epi32(y[g + 2], y[g + 3]);
-    }
-    for (g = 0; g < 16; g += 4) {   /* whole columns */
-        ST(d + g * ds, _mm_unpacklo_epi64(x[g], x[g + 2]));
-        ST(d + (g + 1) * ds, _mm_unpackhi_epi64(x[g], x[g + 2]));
-        ST(d + (g + 2) * ds, _mm_unpacklo_epi64(x[g + 1], x[g + 3]));
-        ST(d + (g + 3) * ds, _mm_unpackhi_epi64(x[g + 1], x[g + 3]));
-    }
+    dnnl_py_columns(y, 16, (char *)d, ds);      /* pairs of columns, rows 0-7 | 8-15 */
 }
 
 /* One 8x8 block of 2-byte elements (unpacks of 16, 32 and 64 bits). */
 static inline void dnnl_py_block16(const uint16_t *s, long long ss, uint16_t *d,
                                    long long ds) {
-    __m128i r[8], x[8], y[8];
-    int k, g;
+    __m128i r[8], x[8];
+    int k;
     for (k = 0; k < 8; ++k)
         r[k] = LD(s + k * ss);
     for (k = 0; k < 4; ++k) {      /* columns 0-3 | 4-7, rows 2k, 2k+1 */
         x[k] = _mm_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
         x[k + 4] = _mm_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
     }
-    for (g = 0; g < 8; g += 4) {    /* pairs of columns, rows 0-3 | 4-7 */
-        y[g] = _mm_unpacklo_epi32(x[g], x[g + 1]);
-        y[g + 1] = _mm_unpackhi_epi32(x[g], x[g + 1]);
-        y[g + 2] = _mm_unpacklo_epi32(x[g + 2], x[g + 3]);
-        y[g + 3] = _mm_unpackhi_epi32(x[g + 2], x[g + 3]);
-    }
-    for (g = 0; g < 8; g += 4) {    /* whole columns */
-        ST(d + g * ds, _mm_unpacklo_epi64(y[g], y[g + 2]));
-        ST(d + (g + 1) * ds, _mm_unpackhi_epi64(y[g], y[g + 2]));
-        ST(d + (g + 2) * ds, _mm_unpacklo_epi64(y[g + 1], y[g + 3]));
-        ST(d + (g + 3) * ds, _mm_unpackhi_epi64(y[g + 1], y[g + 3]));
-    }
+    dnnl_py_columns(x, 8, (char *)d, 2 * ds);   /* pairs of columns, rows 0-3 | 4-7 */
 }
 
 /* One 4x4 block of 4-byte elements (shuffles move bits: NaN payloads kept). */
