@@ -249,7 +249,6 @@ class _resampling_pd(primitive_desc):
         return super().query_s32(what)
 
 
-
 class _form:
     """One C++-style argument list: its field ``names`` in positional
     order, and where each of the primitive's ``fields`` comes from."""

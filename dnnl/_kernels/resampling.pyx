@@ -931,6 +931,17 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
         _fwd_w_item(p, item, scratch)
 
 
+def _longest_run(ok):
+    """``(lo, hi)``: the longest range of True in the boolean array ``ok``
+    ((0, 0) when there is none)."""
+    edges = np.diff(np.concatenate([[0], np.asarray(ok, np.int8), [0]]))
+    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    if not starts.size:
+        return 0, 0
+    k = int(np.argmax(ends - starts))
+    return int(starts[k]), int(ends[k])
+
+
 def _x2_w(d):
     """``(lo, hi, a, W)`` when diff_src columns [lo, hi) (8 or more) each
     gather the two diff_dst columns 2 iw + a[kw] + e of role kw, e = 0, 1,
@@ -948,12 +959,7 @@ def _x2_w(d):
         two = np.asarray(d.re[4 + kw], np.int64)[:IW] - lo == 2
         a[kw] = lo[IW // 2] - 2 * (IW // 2)     # the middle column's offset
         ok &= two & (lo - 2 * iw == a[kw])
-    edges = np.diff(np.concatenate([[0], ok.astype(np.int8), [0]]))
-    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
-    if not starts.size:
-        return None
-    k = int(np.argmax(ends - starts))
-    lo, hi = int(starts[k]), int(ends[k])
+    lo, hi = _longest_run(ok)
     if hi - lo < 8:
         return None
     W = np.zeros((2, 2, IW), np.float32)
@@ -1175,17 +1181,14 @@ cdef class FwdPlan(_Tables):
         i0 = np.asarray(d.s0[2], dtype=np.int64)
         i1 = np.asarray(d.s1[2], dtype=np.int64)
         k = np.arange(K)
-        good = ((i0[0::2] == k - 1) & (i1[0::2] == k) & (i0[1::2] == k) & (i1[1::2] == k + 1))
-        edges = np.flatnonzero(np.diff(np.concatenate([[0], good.view(np.int8), [0]])))
-        if edges.size == 0:
-            return
-        lo, hi = max(zip(edges[0::2], edges[1::2]), key=lambda r: r[1] - r[0])
+        lo, hi = _longest_run((i0[0::2] == k - 1) & (i1[0::2] == k)
+                              & (i0[1::2] == k) & (i1[1::2] == k + 1))
         if hi - lo < 4:
             return
         wl = np.asarray(d.wl[2], dtype=np.float32)
         wr = np.asarray(d.wr[2], dtype=np.float32)
         p.x2w = self.f32(np.concatenate([wl[0::2], wr[0::2], wl[1::2], wr[1::2]]))
-        p.x2lo, p.x2hi = int(lo), int(hi)
+        p.x2lo, p.x2hi = lo, hi
 
     def _halved_columns(self, d):
         """W halved along a unit-stride W: the taps of output ow are columns
