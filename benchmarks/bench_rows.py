@@ -17,6 +17,7 @@ level our kernels run at. ``--max-isa`` sets ``ONEDNN_MAX_CPU_ISA`` before
 """
 import argparse
 import ctypes
+import json
 import os
 import platform
 import sys
@@ -28,7 +29,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 ROWS = ("small", "quant_u8", "quant_s8", "bwd_nchw", "bwd_nhwc", "bf16", "s8_channel",
-        "nearest_nchw", "nearest_nhwc", "dram")
+        "nearest_nchw", "nearest_nhwc", "linear_up_nhwc", "linear_down_nhwc", "linear_75_nhwc",
+        "dram")
+# the output sizes of the linear forward rows (8x64x56x56 NHWC)
+LINEAR_OUTS = {"linear_up_nhwc": (112, 112), "linear_down_nhwc": (28, 28),
+               "linear_75_nhwc": (75, 75)}
 
 
 def cpu_model():
@@ -85,7 +90,12 @@ def time_ms(fns, repeat, inner=1, stat=min):
 class Peers:
     """The installed peers, loaded once."""
 
-    def __init__(self, threads):
+    def __init__(self, threads, load=True):
+        self.torch = self.cv2 = self.oracle = self.o = None
+        if load:
+            self._load(threads)
+
+    def _load(self, threads):
         try:
             import torch
             torch.set_num_threads(threads)
@@ -110,10 +120,14 @@ class Peers:
 
     def versions(self):
         o = self.o
+        if self.o is None:
+            return "numpy %s, PyTorch %s, OpenCV %s, oneDNN absent" % (
+                np.__version__, self.torch.__version__ if self.torch else "absent",
+                self.cv2.__version__ if self.cv2 else "absent")
         return "numpy %s, PyTorch %s, OpenCV %s, oneDNN %s" % (
             np.__version__, self.torch.__version__ if self.torch else "absent",
             self.cv2.__version__ if self.cv2 else "absent",
-            "%d.%d.%d" % o.version if o else "absent")
+            "%d.%d.%d" % o.version)
 
     def _run(self, pd, pairs, keep):
         o, oracle, lib = self.o, self.oracle, self.o.lib
@@ -146,8 +160,9 @@ class Peers:
         pairs = [(C["DNNL_ARG_FROM"], src), (C["DNNL_ARG_TO"], dst)] + args
         return self._run(pd, pairs, keep)
 
-    def onednn_resampling(self, fwd, dims, out, tag):
-        """Real oneDNN's linear backward (``fwd`` False) or nearest forward."""
+    def onednn_resampling(self, fwd, dims, out, tag, linear=False):
+        """Real oneDNN's linear backward (``fwd`` False) or forward (nearest, or
+        linear with ``linear``)."""
         if self.o is None:
             return None
         o, C, lib = self.o, self.oracle.C, self.o.lib
@@ -158,7 +173,8 @@ class Peers:
         if fwd:
             st = lib.dnnl_resampling_forward_primitive_desc_create(
                 ctypes.byref(pd), o.engine, C["dnnl_forward_inference"],
-                C["dnnl_resampling_nearest"], None, s, d, None)
+                C["dnnl_resampling_linear" if linear else "dnnl_resampling_nearest"], None,
+                s, d, None)
             pairs_args = ("DNNL_ARG_SRC", s), ("DNNL_ARG_DST", d)
         else:
             hint = ctypes.c_void_p()
@@ -201,7 +217,8 @@ def ours_reorder(dnnl, dims, stag, ddt, dtag, x, scale_mask=None, scales=None, z
     return run
 
 
-def ours_resampling(dnnl, fwd, dims, out, tag, x):
+def ours_resampling(dnnl, fwd, dims, out, tag, x, linear=False):
+    """Forward (nearest, or linear with ``linear``) or backward linear."""
     from dnnl.resampling import resampling_backward, resampling_forward
     A = dnnl.algorithm
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
@@ -209,8 +226,9 @@ def ours_resampling(dnnl, fwd, dims, out, tag, x):
     smd = dnnl.memory.desc(dims, "f32", tag)
     dmd = dnnl.memory.desc(dims[:2] + list(out), "f32", tag)
     if fwd:
-        pd = resampling_forward.primitive_desc(eng, dnnl.prop_kind.forward_inference,
-                                               A.resampling_nearest, smd, dmd)
+        pd = resampling_forward.primitive_desc(
+            eng, dnnl.prop_kind.forward_inference,
+            A.resampling_linear if linear else A.resampling_nearest, smd, dmd)
         src, dst = dnnl.memory(smd, eng), dnnl.memory(dmd, eng)
         src.from_numpy(x)
         prim = resampling_forward(pd)
@@ -341,12 +359,56 @@ def rows(dnnl, P, names):
             peers["cv2.resize"] = cv_run
         peers["oneDNN"] = P.onednn_resampling(True, dims, out, layout)
         yield ("nearest x2, %s 8x64x56x56" % layout.upper(), xs.nbytes * 4, 1, ours, peers)
+    for name, out in LINEAR_OUTS.items():
+        if name not in names:
+            continue
+        dims = [8, 64, 56, 56]
+        xs = np.ascontiguousarray(x[:8])
+        ours = ours_resampling(dnnl, True, dims, out, "nhwc", xs, linear=True)
+        peers = {}
+        if torch:
+            import torch.nn.functional as F
+            t = torch.from_numpy(xs).contiguous(memory_format=torch.channels_last)
+            peers["torch interpolate"] = lambda t=t, out=out: F.interpolate(
+                t, size=out, mode="bilinear", align_corners=False)
+            ref = peers["torch interpolate"]().numpy()
+            err = float(np.abs(ref - (ours(), ours.dst.to_numpy())[1]).max())
+            assert err < 1e-4, err
+        if cv2:
+            imgs = [np.ascontiguousarray(xs[n].transpose(1, 2, 0)) for n in range(8)]
+            batch = np.empty((8,) + out + (64,), np.float32)
+
+            def cv_run(imgs=imgs, batch=batch, out=out):
+                for im, o in zip(imgs, batch):
+                    cv2.resize(im, out[::-1], dst=o, interpolation=cv2.INTER_LINEAR)
+            peers["cv2.resize"] = cv_run
+        peers["oneDNN"] = P.onednn_resampling(True, dims, out, "nhwc", linear=True)
+        yield ("bilinear %s, NHWC 8x64x56x56" % ("x%d" % (out[0] // 56) if out[0] % 56 == 0
+                                                 else "x1/2" if out[0] == 28 else
+                                                 "-> %dx%d" % out),
+               max(xs.nbytes, xs.nbytes // 56 // 56 * out[0] * out[1]), 1, ours, peers)
     if "dram" in names:
         dims = [64, 64, 128, 128]   # 256 MiB of f32
         xd = np.random.default_rng(1).random(dims, dtype=np.float32)
         peers = nchw_to_nhwc_peers(P, xd, dims, torch)
         yield ("nchw->nhwc 256 MiB (DRAM-bound)", xd.nbytes, 1,
                ours_reorder(dnnl, dims, "nchw", "f32", "nhwc", xd), peers)
+
+
+def ours_samples(dnnl, names, repeat):
+    """{row: [seconds per call, one per sample]} of ours alone."""
+    out = {}
+    for name, _, inner, ours, _ in rows(dnnl, Peers(1, load=False), names):
+        ours()
+        ours()
+        ts = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                ours()
+            ts.append((time.perf_counter() - t0) / inner)
+        out[name] = ts
+    return out
 
 
 def main():
@@ -359,6 +421,12 @@ def main():
                     help="report medians (default: the best of the samples, the least "
                          "disturbed by other load on a shared machine)")
     ap.add_argument("--rows", default=",".join(ROWS), help="comma-separated: " + ",".join(ROWS))
+    ap.add_argument("--import-from", metavar="DIR", default=ROOT,
+                    help="the directory whose dnnl/ is timed (default: this checkout, "
+                         "built in place); benchmarks/ab.py passes another build")
+    ap.add_argument("--samples-json", action="store_true",
+                    help="ours only, no peers: print {row: [seconds per call...]} as JSON "
+                         "(for benchmarks/ab.py)")
     args = ap.parse_args()
     names = [r for r in args.rows.split(",") if r]
     bad = set(names) - set(ROWS)
@@ -371,9 +439,12 @@ def main():
         # oneDNN's wheel threads with TBB, which ignores OMP_NUM_THREADS and
         # honours only the affinity mask (`taskset`); oneDNN 3.13.2 crashes in
         # nearest NCHW resampling when pinned to one CPU, so we do not pin
-    sys.path.insert(0, ROOT)
+    sys.path.insert(0, os.path.abspath(args.import_from))
     import dnnl
     threads = args.threads or os.cpu_count() or 1
+    if args.samples_json:
+        print(json.dumps(ours_samples(dnnl, names, args.repeat)))
+        return
     P = Peers(threads)
     model, ext = cpu_model()
     print("CPU: %s (%s); %d cores" % (model, ext, os.cpu_count()))
