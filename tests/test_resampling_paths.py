@@ -249,3 +249,30 @@ def test_forward_halved_w_rows(ow):
                     alg == NEAREST and (np.diff(taps) == 2).all()))
                 assert pd._plan.halved_columns == halved, (tag, ins, outs, alg)
                 _same(d.to_numpy(), R.forward(x, outs, alg))
+
+
+@pytest.mark.parametrize("c", [2, 3, 16, 17, 64])
+def test_forward_linear_plain_channel_rows_check_outputs(c):
+    """2-D linear over plain f32 channel rows (nhwc): no scan of either buffer,
+    the kernels check what they store; the bytes of the reference, and an
+    inf/NaN found that way (the 3-D rerun) wherever it sits: in a tapped
+    column, an untapped one, or only as an overflow."""
+    rng = np.random.default_rng(500 + c)
+    for ins, outs in (([5, 7], [10, 14]), ([6, 8], [3, 4]), ([7, 9], [11, 13]),
+                      ([4, 9], [4, 3]), ([3, 1], [5, 2]), ([9, 12], [4, 17])):
+        for special in ("none", "random", "huge", "untapped"):
+            x = _values(rng, [2, c] + ins, special == "random")
+            if special == "huge":
+                x[:] = np.float32(3e38) * np.sign(x)     # neighbours sum past f32
+            if special == "untapped":
+                x[0, 0, 0, -1] = np.inf                  # skipped by W/3-ish taps
+            smd = dnnl.memory.desc(list(x.shape), "f32", "nhwc")
+            dmd = dnnl.memory.desc([2, c] + outs, "f32", "nhwc")
+            pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                                   LINEAR, smd, dmd)
+            d = _mem(dmd)
+            resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                                    dnnl.DNNL_ARG_DST: d})
+            assert pd._plan.path == "channels"
+            assert pd._plan.checks_outputs
+            _same(d.to_numpy(), R.forward(x, outs, LINEAR))

@@ -40,7 +40,7 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
@@ -55,11 +55,12 @@ cnp.import_array()
 
 cdef extern from "resampling_kernels.h":
     void rs_copy_px(float* o, const float* a, int64_t n) noexcept nogil
-    void rs_lerp_px(float* o, const float* a, const float* b, float w, float m,
-                    int64_t n) noexcept nogil
-    void rs_bilerp_px(float* o, const float* h0w0, const float* h0w1, const float* h1w0,
-                      const float* h1w1, float wh, float mh, float ww, float mw,
-                      int64_t n) noexcept nogil
+    uint32_t rs_lerp_px(float* o, const float* a, const float* b, float w, float m,
+                        int64_t n) noexcept nogil
+    uint32_t rs_bilerp_px(float* o, const float* h0w0, const float* h0w1,
+                          const float* h1w0, const float* h1w1, float wh, float mh,
+                          float ww, float mw, int64_t n) noexcept nogil
+    void rs_flag(int* f) noexcept nogil
     void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
                   int64_t n) noexcept nogil
     void rs_lerp2(float* o, const float* c00, const float* c01, const float* c10,
@@ -155,6 +156,8 @@ cdef struct Fwd:
                            # (source W stride lazy_sw; s0[2] ... unused)
     int64_t cdup2          # > 0: nearest groups of channel rows x2 along W, source
                            # pixels cdup2 elements apart (rs_dupc)
+    int* nonfinite         # not NULL: the plain channel kernels set it when an
+                           #   output is inf/NaN (FwdPlan.run)
     PostOps po
 
 
@@ -269,10 +272,12 @@ cdef inline void _store_row(uint8_t* base, int64_t off, const int64_t* tab, bint
 cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept nogil:
     """f32 to f32, one unit-stride channel run on both sides, no post-ops: one
     output row with the loops inline (the restrict-qualified C row kernels
-    inline here and vectorise over channels)."""
+    inline here and vectorise over channels). The linear kernels return
+    what tells whether they stored an inf/NaN, reported in ``nonfinite``."""
     cdef int64_t ow, C, sbase, dbase, h0, h1
     cdef const float* src = <const float*>p.src
     cdef float* dst = <float*>p.dst
+    cdef uint32_t bad = 0
     if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != dnnl_f32
             or p.ddt != dnnl_f32 or p.po.n or p.k > 2):
         return False
@@ -285,16 +290,18 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
             rs_copy_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow], C)
     elif p.k == 1:
         for ow in range(p.OW):
-            rs_lerp_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow],
-                       src + sbase + p.s1[2][ow], p.wl[2][ow], p.wr[2][ow], C)
+            bad |= rs_lerp_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow],
+                              src + sbase + p.s1[2][ow], p.wl[2][ow], p.wr[2][ow], C)
     else:
         h0 = sbase + p.s0[1][oh]
         h1 = sbase + p.s1[1][oh]
         for ow in range(p.OW):
-            rs_bilerp_px(dst + dbase + p.dS[2][ow], src + h0 + p.s0[2][ow],
-                         src + h0 + p.s1[2][ow], src + h1 + p.s0[2][ow],
-                         src + h1 + p.s1[2][ow], p.wl[1][oh], p.wr[1][oh],
-                         p.wl[2][ow], p.wr[2][ow], C)
+            bad |= rs_bilerp_px(dst + dbase + p.dS[2][ow], src + h0 + p.s0[2][ow],
+                                src + h0 + p.s1[2][ow], src + h1 + p.s0[2][ow],
+                                src + h1 + p.s1[2][ow], p.wl[1][oh], p.wr[1][oh],
+                                p.wl[2][ow], p.wr[2][ow], C)
+    if p.nonfinite != NULL and bad & 0x80000000u:
+        rs_flag(p.nonfinite)
     return True
 
 
@@ -1083,6 +1090,7 @@ cdef class _Tables:
 cdef class FwdPlan(_Tables):
     """A forward resampling plan, from a ``resampling_plan.FwdSpec``."""
     cdef Fwd p
+    cdef readonly bint checks_outputs   # see __init__
 
     def __init__(self, d):
         cdef int a, e, j
@@ -1149,6 +1157,12 @@ cdef class FwdPlan(_Tables):
             self.nitems = p.N * p.OD * p.OH
         else:
             self.nitems = p.N * p.C * p.OD * p.OH
+        p.nonfinite = NULL
+        # the plain channel kernels (_fwd_c_plain) run every item and check
+        # their outputs for inf/NaN as they store them
+        self.checks_outputs = (p.inner == 0 and p.linear and p.k <= 2 and p.nruns == 1
+                               and p.run_sunit[0] and p.run_dunit[0] and p.po.n == 0
+                               and p.sdt == dnnl_f32 and p.ddt == dnnl_f32)
         self.scan, self.scan_lo, self.scan_hi = _scan_mode(
             p.linear and p.k < 3, p.ddt == dnnl_f32 and p.po.n == 0,
             _span([d.sN, d.sC] + [[d.s0[a], d.s1[a]] for a in range(3)]),
@@ -1250,12 +1264,22 @@ cdef class FwdPlan(_Tables):
         cdef Fwd q = self.p
         cdef int e
         cdef size_t nscr = <size_t>(2 + 8) * <size_t>max(q.L, 1) * 4
+        cdef int nonfinite = 0
         q.src = <const uint8_t*>src
         q.dst = <uint8_t*>dst
         if src1 is not None:
             for e in range(q.po.n):
                 if src1[e] is not None:
                     q.po.ptr[e] = <const uint8_t*><size_t>src1[e]
+        if self.scan != SCAN_NONE and self.checks_outputs:
+            # the kernels check what they store: no pass over either buffer
+            q.nonfinite = &nonfinite
+            self._launch(&q, _fwd_item, q.dst, nscr)
+            if nonfinite:
+                q.k = 3
+                q.nonfinite = NULL
+                self._launch(&q, _fwd_item, q.dst, nscr)
+            return
         if self.scan == SCAN_INPUT and _has_nonfinite(q.src, q.sdt, self.scan_lo,
                                                       self.scan_hi):
             # ref:any's 3-D form: the missing axes' taps are (0, 0) with

@@ -5,27 +5,52 @@
    compiled once per ISA level (baseline, x86-64-v3, x86-64-v4; the level is
    chosen at import under the ISA cap) and every level gives the same bits. */
 #include <stdint.h>
+#include <string.h>
+/* Bit 31 of RS_NONFINITE's accumulator is set once it has seen an inf or a
+   NaN: an exponent of all ones plus one carries into it, no other does. The
+   plain channel kernels return it, so the check of their outputs for inf/NaN
+   costs two integer operations per vector instead of a second pass over the
+   destination (FwdPlan.run). */
+#define RS_NONFINITE(acc, v)                                                        \
+    do {                                                                            \
+        uint32_t u_;                                                                \
+        memcpy(&u_, &(v), 4);                                                       \
+        (acc) |= (u_ & 0x7f800000u) + 0x00800000u;                                  \
+    } while (0)
 /* One output pixel of a channel run (NHWC-like), inlined into the row loop:
    h0/h1 = source rows, w0/w1 = source columns. */
 static inline void rs_copy_px(float* __restrict o, const float* __restrict a,
                               int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i];
 }
-static inline void rs_lerp_px(float* __restrict o, const float* __restrict a,
-                              const float* __restrict b, float w, float m, int64_t n) {
-    for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
+static inline uint32_t rs_lerp_px(float* __restrict o, const float* __restrict a,
+                                  const float* __restrict b, float w, float m,
+                                  int64_t n) {
+    uint32_t acc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float v = a[i] * w + b[i] * m;
+        o[i] = v;
+        RS_NONFINITE(acc, v);
+    }
+    return acc;
 }
-static inline void rs_bilerp_px(float* __restrict o, const float* __restrict h0w0,
-                                const float* __restrict h0w1,
-                                const float* __restrict h1w0,
-                                const float* __restrict h1w1, float wh, float mh,
-                                float ww, float mw, int64_t n) {
+static inline uint32_t rs_bilerp_px(float* __restrict o, const float* __restrict h0w0,
+                                    const float* __restrict h0w1,
+                                    const float* __restrict h1w0,
+                                    const float* __restrict h1w1, float wh, float mh,
+                                    float ww, float mw, int64_t n) {
+    uint32_t acc = 0;
     for (int64_t i = 0; i < n; i++) {
         float x0 = h0w0[i] * wh + h1w0[i] * mh;
         float x1 = h0w1[i] * wh + h1w1[i] * mh;
-        o[i] = x0 * ww + x1 * mw;
+        float v = x0 * ww + x1 * mw;
+        o[i] = v;
+        RS_NONFINITE(acc, v);
     }
+    return acc;
 }
+/* Sets the flag an item found an inf/NaN in (items run on several threads). */
+static inline void rs_flag(int* f) { __atomic_store_n(f, 1, __ATOMIC_RELAXED); }
 static void rs_lerp1(float* __restrict o, const float* __restrict a,
                            const float* __restrict b, float w, float m, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;

@@ -193,12 +193,22 @@ def run_resampling(p, orc=None):
 
 
 def _mismatching_elements(a_bytes, b_bytes, dt_name):
+    """(elements that differ, elements, elements of those oneDNN flushed to a
+    signed zero where ours is a bf16 subnormal or, rounded up, 0x0080: the
+    documented "bf16 subnormal" deviation, on CPUs with native bf16)."""
     ca = np.frombuffer(a_bytes, RS._code_dtype(dt_name))
     cb = np.frombuffer(b_bytes, RS._code_dtype(dt_name))
     if dt_name in ("f32", "bf16", "f16"):
         fa, fb = RS._to_float(ca, dt_name), RS._to_float(cb, dt_name)
-        return int((~((fa == fb) | (np.isnan(fa) & np.isnan(fb)))).sum()), ca.size
-    return int((ca != cb).sum()), ca.size
+        bad = ~((fa == fb) | (np.isnan(fa) & np.isnan(fb)))
+    else:
+        bad = ca != cb
+    flushed = 0
+    if dt_name == "bf16":
+        a16, b16 = ca[bad].astype(np.int64), cb[bad].astype(np.int64)
+        flushed = int((((b16 & 0x7fff) == 0) & ((a16 & 0x7fff) <= 0x0080)
+                       & ((a16 & 0x8000) == (b16 & 0x8000))).sum())
+    return int(bad.sum()), ca.size, flushed
 
 
 @pytest.mark.parametrize("chunk", range(RESAMPLING_CHUNKS))
@@ -208,8 +218,12 @@ def test_resampling_special_values(oracle, chunk):
     for seed in range(chunk * per, (chunk + 1) * per):
         p = special_resampling_problem(10 ** 6 + seed)
         ours, theirs, dt, source = run_resampling(p, oracle)
-        bad, n = _mismatching_elements(ours, theirs, dt)
+        bad, n, flushed = _mismatching_elements(ours, theirs, dt)
         kind = "%s %s" % ("backward" if p["backward"] else "forward", p["alg"])
+        if bad and bad == flushed and source == "oracle":
+            # ours equals dnnl.testing (checked in run_resampling)
+            record("special resampling %s: documented bf16 subnormal deviation" % kind)
+            continue
         if source == "oracle":
             record("special resampling %s vs oneDNN" % kind)
             record("special resampling values compared with oneDNN", n)
