@@ -199,23 +199,9 @@ class primitive_desc:
         return "<dnnl.%s.primitive_desc %s>" % (self.kind.name, self._impl)
 
 
-def _bind(decl, args):
-    """The memories of ``args`` in ``decl`` order, each checked against its
-    declaration: present, a memory, the declared md, a buffer, writable
-    when the primitive writes it."""
-    mems = []
-    for entry in decl:
-        mem = args.get(entry[0])
-        # the common case in one test: the very md object, a buffer, writable
-        if (type(mem) is memory and mem._md is entry[1] and mem._address
-                and not (entry[2] and mem._readonly)):
-            mems.append(mem)
-        else:
-            mems.append(_bind_one(entry, mem))
-    return mems
-
-
 def _bind_one(entry, mem):
+    """``mem`` for the declaration ``entry`` of execute, or the error that
+    says what is wrong with it."""
     arg, md, output, name = entry
     if mem is None:
         raise invalid("execution argument %s (%d) is missing" % (name, arg))
@@ -299,7 +285,18 @@ class primitive:
             raise wrong_type("execute needs a dnnl.stream")
         if astream._engine is not pd._engine:
             raise invalid("the stream's engine is not the primitive's engine")
-        mems = _bind(pd._decl, args)
+        # bind: the memories in declaration order, each checked against its
+        # declaration (present, a memory, the declared md, a buffer, writable
+        # when written); the common case in one test, inline (a Python call
+        # costs as much as the kernel of a small call)
+        mems = []
+        for entry in pd._decl:
+            mem = args.get(entry[0])
+            if (type(mem) is memory and mem._md is entry[1] and mem._address
+                    and not (entry[2] and mem._readonly)):
+                mems.append(mem)
+            else:
+                mems.append(_bind_one(entry, mem))
         if not _verbose.exec_on:
             pd._execute(mems)
             return
