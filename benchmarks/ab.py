@@ -13,7 +13,8 @@ commit before your change: ``HEAD`` when ``dnnl/`` or ``setup.py`` has
 uncommitted edits, else ``main`` when ``HEAD`` is past it, else ``HEAD~1``.
 
 Both builds are timed by this checkout's ``bench_rows.py`` (``--samples-json``:
-the rows' own prepared calls, ours only), in alternating processes: each
+the rows' own prepared calls, ours only, each sample after the caches are
+written over and the threads have gone to sleep), in alternating processes: each
 round runs old then new, the next new then old, so that drift of the
 machine's speed hits both alike. Two builds of one package cannot be
 imported side by side, hence processes. For each row it prints the medians

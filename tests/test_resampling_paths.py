@@ -276,3 +276,26 @@ def test_forward_linear_plain_channel_rows_check_outputs(c):
             assert pd._plan.path == "channels"
             assert pd._plan.checks_outputs
             _same(d.to_numpy(), R.forward(x, outs, LINEAR))
+
+
+@pytest.mark.parametrize("c", [24, 32])
+def test_forward_linear_streamed_channel_rows(c):
+    """2-D linear over plain f32 channel rows whose tensors outgrow the caches
+    (src + dst >= 16 MiB): aligned pixels are stored around the caches (with
+    24 channels every other pixel is misaligned and stored as usual); the
+    bytes of the reference, inf/NaN included."""
+    rng = np.random.default_rng(600 + c)
+    ins, outs = [256, 160], [520, 331]
+    x = _values(rng, [1, c] + ins, special=True)
+    smd = dnnl.memory.desc(list(x.shape), "f32", "nhwc")
+    dmd = dnnl.memory.desc([1, c] + outs, "f32", "nhwc")
+    pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                           LINEAR, smd, dmd)
+    assert pd._plan.streams and pd._plan.checks_outputs
+    for special in (True, False):
+        if not special:
+            x = _values(rng, [1, c] + ins, special=False)
+        d = _mem(dmd)
+        resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                                dnnl.DNNL_ARG_DST: d})
+        _same(d.to_numpy(), R.forward(x, outs, LINEAR))

@@ -40,7 +40,7 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
@@ -60,6 +60,12 @@ cdef extern from "resampling_kernels.h":
     uint32_t rs_bilerp_px(float* o, const float* h0w0, const float* h0w1,
                           const float* h1w0, const float* h1w1, float wh, float mh,
                           float ww, float mw, int64_t n) noexcept nogil
+    uint32_t rs_bilerp_px_nt(float* o, const float* h0w0, const float* h0w1,
+                             const float* h1w0, const float* h1w1, float wh, float mh,
+                             float ww, float mw, int64_t n) noexcept nogil
+    bint rs_nt_ok(const float* o, int64_t n) noexcept nogil
+    void rs_sfence() noexcept nogil
+    uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) noexcept nogil
     void rs_flag(int* f) noexcept nogil
     void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
                   int64_t n) noexcept nogil
@@ -101,6 +107,7 @@ cdef extern from "resampling_kernels.h":
                     int64_t n) noexcept nogil
 
 DEF MAXPO = 32
+DEF AHEAD = 4096        # bytes: how far ahead of its reads a row kernel prefetches
 
 
 cdef struct PostOps:
@@ -158,6 +165,8 @@ cdef struct Fwd:
                            # pixels cdup2 elements apart (rs_dupc)
     int* nonfinite         # not NULL: the plain channel kernels set it when an
                            #   output is inf/NaN (FwdPlan.run)
+    bint stream            # 2-D linear plain channel rows: aligned pixels stored
+                           #   around the caches (rs_bilerp_px_nt)
     PostOps po
 
 
@@ -277,6 +286,8 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     cdef int64_t ow, C, sbase, dbase, h0, h1
     cdef const float* src = <const float*>p.src
     cdef float* dst = <float*>p.dst
+    cdef float* o
+    cdef uintptr_t pf0, pf1
     cdef uint32_t bad = 0
     if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != dnnl_f32
             or p.ddt != dnnl_f32 or p.po.n or p.k > 2):
@@ -295,11 +306,22 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     else:
         h0 = sbase + p.s0[1][oh]
         h1 = sbase + p.s1[1][oh]
+        pf0 = <uintptr_t>(src + h0 + p.s0[2][0]) + AHEAD
+        pf1 = <uintptr_t>(src + h1 + p.s0[2][0]) + AHEAD
         for ow in range(p.OW):
-            bad |= rs_bilerp_px(dst + dbase + p.dS[2][ow], src + h0 + p.s0[2][ow],
-                                src + h0 + p.s1[2][ow], src + h1 + p.s0[2][ow],
-                                src + h1 + p.s1[2][ow], p.wl[1][oh], p.wr[1][oh],
-                                p.wl[2][ow], p.wr[2][ow], C)
+            o = dst + dbase + p.dS[2][ow]
+            pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + p.s1[2][ow] + C) + AHEAD)
+            pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + p.s1[2][ow] + C) + AHEAD)
+            if p.stream and rs_nt_ok(o, C):
+                bad |= rs_bilerp_px_nt(o, src + h0 + p.s0[2][ow], src + h0 + p.s1[2][ow],
+                                       src + h1 + p.s0[2][ow], src + h1 + p.s1[2][ow],
+                                       p.wl[1][oh], p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], C)
+            else:
+                bad |= rs_bilerp_px(o, src + h0 + p.s0[2][ow], src + h0 + p.s1[2][ow],
+                                    src + h1 + p.s0[2][ow], src + h1 + p.s1[2][ow],
+                                    p.wl[1][oh], p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], C)
+        if p.stream:
+            rs_sfence()
     if p.nonfinite != NULL and bad & 0x80000000u:
         rs_flag(p.nonfinite)
     return True
@@ -1087,6 +1109,9 @@ cdef class _Tables:
         return _pu8(arr)
 
 
+DEF STREAM_BYTES = 1 << 24   # src + dst bytes above which outputs store around the caches
+
+
 cdef class FwdPlan(_Tables):
     """A forward resampling plan, from a ``resampling_plan.FwdSpec``."""
     cdef Fwd p
@@ -1163,10 +1188,14 @@ cdef class FwdPlan(_Tables):
         self.checks_outputs = (p.inner == 0 and p.linear and p.k <= 2 and p.nruns == 1
                                and p.run_sunit[0] and p.run_dunit[0] and p.po.n == 0
                                and p.sdt == dnnl_f32 and p.ddt == dnnl_f32)
+        in_span = _span([d.sN, d.sC] + [[d.s0[a], d.s1[a]] for a in range(3)])
+        out_span = _span([d.dN, d.dC] + list(d.dS))
         self.scan, self.scan_lo, self.scan_hi = _scan_mode(
-            p.linear and p.k < 3, p.ddt == dnnl_f32 and p.po.n == 0,
-            _span([d.sN, d.sC] + [[d.s0[a], d.s1[a]] for a in range(3)]),
-            _span([d.dN, d.dC] + list(d.dS)))
+            p.linear and p.k < 3, p.ddt == dnnl_f32 and p.po.n == 0, in_span, out_span)
+        # both tensors too large to stay in cache: the output's lines are not
+        # read before they are overwritten (the reorders' rule)
+        p.stream = self.checks_outputs and p.k == 2 and (
+            in_span[1] - in_span[0] + out_span[1] - out_span[0] + 2) * 4 >= STREAM_BYTES
 
     @property
     def path(self):
@@ -1179,6 +1208,11 @@ cdef class FwdPlan(_Tables):
     def lazy_w(self):
         """Whether the kernel computes the W taps (a long W: no W tables)."""
         return self.p.lazy_sw > 0
+
+    @property
+    def streams(self):
+        """Whether aligned output pixels are stored around the caches."""
+        return self.p.stream
 
     @property
     def row_groups(self):

@@ -49,6 +49,74 @@ static inline uint32_t rs_bilerp_px(float* __restrict o, const float* __restrict
     }
     return acc;
 }
+/* Software prefetch of a row read left to right: the lines of the addresses
+   [cursor, end) (a hint: never faults), each once; returns the new cursor.
+   The hardware prefetchers alone leave DRAM bandwidth unused. */
+static inline uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) {
+    for (; cursor < end; cursor += 64) __builtin_prefetch((const void*)cursor);
+    return cursor;
+}
+/* rs_bilerp_px with stores around the caches, for outputs too large to stay
+   in them (no read for ownership of lines about to be overwritten whole).
+   Needs ``o`` aligned to a vector and ``n`` a multiple of its width
+   (rs_nt_ok); the caller ends its row with rs_sfence. Vector of the level's
+   native width, same operations, same bits. */
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define RS_NTW 16
+#define RS_STREAM(p, v) _mm512_stream_ps((p), (__m512)(v))
+#elif defined(__AVX__)
+#include <immintrin.h>
+#define RS_NTW 8
+#define RS_STREAM(p, v) _mm256_stream_ps((p), (__m256)(v))
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define RS_NTW 4
+#define RS_STREAM(p, v) _mm_stream_ps((p), (__m128)(v))
+#endif
+static inline int rs_nt_ok(const float* o, int64_t n) {
+#if defined(RS_NTW)
+    return (uintptr_t)o % (RS_NTW * 4) == 0 && n % RS_NTW == 0;
+#else
+    (void)o; (void)n;
+    return 0;
+#endif
+}
+static inline void rs_sfence(void) {
+#if defined(RS_NTW)
+    _mm_sfence();
+#endif
+}
+#if defined(RS_NTW)
+typedef float rs_vnt __attribute__((vector_size(RS_NTW * 4)));
+typedef uint32_t rs_unt __attribute__((vector_size(RS_NTW * 4)));
+static inline rs_vnt rs_ldnt(const float* p) {
+    rs_vnt v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+#endif
+static inline uint32_t rs_bilerp_px_nt(float* __restrict o, const float* __restrict h0w0,
+                                       const float* __restrict h0w1,
+                                       const float* __restrict h1w0,
+                                       const float* __restrict h1w1, float wh, float mh,
+                                       float ww, float mw, int64_t n) {
+#if defined(RS_NTW)
+    rs_unt accv = {0};
+    uint32_t acc = 0;
+    for (int64_t i = 0; i < n; i += RS_NTW) {
+        rs_vnt x0 = rs_ldnt(h0w0 + i) * wh + rs_ldnt(h1w0 + i) * mh;
+        rs_vnt x1 = rs_ldnt(h0w1 + i) * wh + rs_ldnt(h1w1 + i) * mh;
+        rs_vnt v = x0 * ww + x1 * mw;
+        RS_STREAM(o + i, v);
+        accv |= ((rs_unt)v & 0x7f800000u) + 0x00800000u;
+    }
+    for (int j = 0; j < RS_NTW; j++) acc |= accv[j];
+    return acc;
+#else
+    return rs_bilerp_px(o, h0w0, h0w1, h1w0, h1w1, wh, mh, ww, mw, n);
+#endif
+}
 /* Sets the flag an item found an inf/NaN in (items run on several threads). */
 static inline void rs_flag(int* f) { __atomic_store_n(f, 1, __ATOMIC_RELAXED); }
 static void rs_lerp1(float* __restrict o, const float* __restrict a,
