@@ -1037,7 +1037,7 @@ cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
     if block == NULL:
         return True
     if nthr > 1:
-        for i in prange(nitems, schedule="static", num_threads=nthr):
+        for i in prange(nitems, schedule="guided", num_threads=nthr):
             fn(plan, i, <float*>(block + <size_t>threadid() * nscr))
     else:
         for i in range(nitems):
