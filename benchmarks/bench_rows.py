@@ -8,7 +8,9 @@ Run from the repository root:
 
 Each row times ours and every installed peer (numpy, PyTorch, OpenCV, real
 oneDNN through ctypes) on the same data, round-robin (one run of each in
-turn, so that load on a shared machine hits them alike), and reports the
+turn, so that load on a shared machine hits them alike; before each run of a
+large row the caches are written over and the threads left to sleep, so no
+contender inherits the one before it's cached data), and reports the
 best sample (``--median``: the median). Times are also given as a multiple
 of a one-thread ``memcpy`` (``np.copyto``) of the larger of the row's input
 and output. The header names the CPU, its vector extensions and the ISA
@@ -66,6 +68,21 @@ def isa_in_use(dnnl):
     return text
 
 
+# Written over before each sample of a large row: more than any L3 here.
+EVICT = np.ones(16 << 20, np.float32)
+
+
+def settle():
+    """Before a sample of a large row: the caches written over, so that no
+    contender finds its input where the one before it left it (in a fixed
+    round-robin order, the one after ours read our freshly loaded source
+    from L3), and the threads asleep (several OpenMP runtimes, ours,
+    PyTorch's, oneDNN's, share the cores: the last one's spinning threads
+    must not steal them)."""
+    EVICT.__iadd__(1.0)
+    time.sleep(0.003)
+
+
 def time_ms(fns, repeat, inner=1, stat=min):
     """Time of each callable in ms (``stat`` of the samples: best or median),
     round-robin over the contenders; ``inner`` calls per sample (for calls of
@@ -77,9 +94,7 @@ def time_ms(fns, repeat, inner=1, stat=min):
     for _ in range(repeat):
         for k, fn in fns.items():
             if inner == 1:
-                # several OpenMP runtimes (ours, PyTorch's, oneDNN's) share the
-                # cores: let the last one's spinning threads go to sleep first
-                time.sleep(0.003)
+                settle()
             t0 = time.perf_counter()
             for _ in range(inner):
                 fn()
@@ -400,14 +415,13 @@ def ours_samples(dnnl, names, repeat):
     taken as in the table: after the caches are written over (as the peers
     of a round do) and the threads have gone to sleep."""
     out = {}
-    evict = np.ones(16 << 20, np.float32)       # 64 MiB: more than any L3 here
     for name, _, inner, ours, _ in rows(dnnl, Peers(1, load=False), names):
         ours()
         ours()
         ts = []
         for _ in range(repeat):
-            evict += 1.0
-            time.sleep(0.003)
+            if inner == 1:
+                settle()
             t0 = time.perf_counter()
             for _ in range(inner):
                 ours()

@@ -13,7 +13,6 @@ statuses (src/common/reorder.cpp, src/cpu/reorder/cpu_reorder.cpp).
 """
 import numpy as np
 
-from dnnl import _dtypes
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._args import integer
@@ -195,7 +194,6 @@ class reorder(primitive):
             self._plans = {}    # built by the primitive: the descriptor costs no per-index work
             self._plan0 = None  # the plan of the declared mds, once built
             self._unprepared = not self._runtime and not _empty(src_md)
-            self._pad_esize = _pad_esize(dst_md)   # runtime dsts share its data type
             # runtime dims: any memory binds; _execute checks it fits
             decl = [exec_arg(ARG_FROM, None if self._runtime else src_md, INPUT,
                              "DNNL_ARG_FROM"),
@@ -231,7 +229,7 @@ class reorder(primitive):
                 if plan is None:
                     return None
             if not self._convert:
-                plan.run(src._address, dst._address, 0, 0, 0, 0, 0.0, self._pad_esize)
+                plan.run(src._address, dst._address)
                 return plan
             dims = (src._md if self._runtime else self._src_md).dims
             keep, m = [], 2
@@ -243,7 +241,7 @@ class reorder(primitive):
                     m += 1
             addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
             plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
-                     self._beta, self._pad_esize)
+                     self._beta)
             return plan
 
         def _plan_of(self, smd, dmd):
@@ -301,10 +299,6 @@ class reorder(primitive):
 def _empty(md):
     """A tensor with a zero dim: reorders of it are created and run as no-ops."""
     return any(d == 0 for d in md.dims)
-
-
-def _pad_esize(md):
-    return 0 if md.data_type in _dtypes.SUB_BYTE else _dtypes.size(md.data_type)
 
 
 def _check_runtime(pd_md, md, what):

@@ -207,7 +207,9 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
     from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
     return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
-                pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic)
+                pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,
+                pad_esize=(0 if dst_md.data_type in _dtypes.SUB_BYTE
+                           else _dtypes.size(dst_md.data_type)))
 
 
 def _pad_boxes(md):
