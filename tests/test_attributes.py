@@ -4,8 +4,6 @@ has_default_values / non_default_parts."""
 import copy
 import os
 import struct
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,6 +14,7 @@ from dnnl._enums import (C, accumulation_mode as AM, algorithm as A, data_type a
                          fpmath_mode as FM, quantization_mode as QM, rounding_mode as RM,
                          scratchpad_mode as SM)
 from dnnl.attr import DEFAULT_QUANT_ENTRY, post_ops, primitive_attr
+from dnnl.testing import interpreter
 
 SRC, SRC_1, SRC_2, DST = C["DNNL_ARG_SRC"], C["DNNL_ARG_SRC_1"], C["DNNL_ARG_SRC_2"], C["DNNL_ARG_DST"]
 WEI, WEI_1, WEI_2, BIAS = (C["DNNL_ARG_WEIGHTS"], C["DNNL_ARG_WEIGHTS_1"],
@@ -97,8 +96,7 @@ def test_default_fpmath_setter():
 def test_default_fpmath_environment(value, expect):
     code = ("import dnnl.attr as m; print(m.primitive_attr().get_fpmath_mode().name)")
     env = dict(os.environ, ONEDNN_DEFAULT_FPMATH_MODE=value)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    out = interpreter.run(["-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == expect, out.stderr
 
 

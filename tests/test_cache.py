@@ -10,8 +10,6 @@ and a non-number reads as 0.
 """
 import ctypes
 import os
-import subprocess
-import sys
 import threading
 
 import numpy as np
@@ -22,6 +20,7 @@ from dnnl import _cache, verbose
 from dnnl.capi import dnnl_get_primitive_cache_capacity, dnnl_set_primitive_cache_capacity
 from dnnl.resampling import resampling_forward
 from dnnl.testing import reorder as T
+from dnnl.testing import interpreter
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -272,8 +271,8 @@ def test_environment(env, expected):
             "md = dnnl.memory.desc([2, 3], 'f32', 'ab')\n"
             "for _ in range(2): dnnl.reorder.primitive_desc(e, md, e, md)\n"
             "print(dnnl.get_primitive_cache_capacity(), _cache.stats()['hits'])\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(clean, **env),
-                         capture_output=True, text=True, check=True).stdout.split()
+    out = interpreter.run(["-c", code], env=dict(clean, **env), capture_output=True,
+                          text=True, check=True).stdout.split()
     assert out == [str(expected), "1" if expected > 0 else "0"]
 
 

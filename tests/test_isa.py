@@ -10,11 +10,11 @@ resamplings (the byte-for-byte comparison across levels).
 import hashlib
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+
+from dnnl.testing import interpreter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The cap that selects each kernel level (dnnl._isa.KERNEL_LEVELS).
@@ -30,8 +30,7 @@ def run_py(code, **env):
          if k not in ("ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", "ONEDNN_CPU_ISA_HINTS",
                       "DNNL_CPU_ISA_HINTS")}
     e.update(env)
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=e,
-                       capture_output=True, text=True, timeout=600)
+    r = interpreter.run(["-c", code], env=e, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     return r.stdout.split()
 
@@ -247,7 +246,8 @@ def digests():
 
 
 def digests_at(level):
-    out = run_py("import json, sys; sys.path.insert(0, 'tests'); import dnnl._kernels as K\n"
+    out = run_py("import json, sys; sys.path.insert(0, %r); import dnnl._kernels as K\n"
+                 % os.path.join(ROOT, "tests") +
                  "from test_isa import digests\n"
                  "d = {k.replace(' ', '_'): v for k, v in digests().items()}; d['level'] = K.level\n"
                  "print(json.dumps(d, separators=(',', ':')))",
@@ -273,7 +273,9 @@ def test_kernel_tests_pass_at_lower_levels(level):
     if level is None:
         pytest.skip("a single kernel level is built or runnable here")
     e = dict(os.environ, ONEDNN_MAX_CPU_ISA=LEVEL_CAPS[level])
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
-                       + KERNEL_TESTS, cwd=ROOT, env=e, capture_output=True, text=True,
-                       timeout=1800)
+    r = interpreter.run(["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                         "--import-mode=importlib", "--rootdir", ROOT,
+                         "-c", os.path.join(ROOT, "pyproject.toml")]
+                        + [os.path.join(ROOT, t) for t in KERNEL_TESTS],
+                        env=e, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, r.stdout[-3000:]

@@ -7,7 +7,6 @@ through one binder, and verbose / repr / attr.to_str speak with one voice.
 import ast
 import os
 import re
-import subprocess
 import sys
 
 import numpy as np
@@ -16,6 +15,7 @@ import pytest
 import dnnl
 from dnnl import verbose
 from dnnl.resampling import post_op_src1_arg, resampling_forward
+from dnnl.testing import interpreter
 
 # the package under test: the source tree, or the installed wheel
 PKG = os.path.dirname(os.path.abspath(dnnl.__file__))
@@ -109,8 +109,7 @@ def test_verbose_is_a_leaf():
                                        if "/benchdnn/__main__" not in rel))
 def test_every_module_imports_alone(mod):
     """Each module imports first in a fresh interpreter (no hidden order)."""
-    r = subprocess.run([sys.executable, "-c", "import %s" % mod], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = interpreter.run(["-c", "import %s" % mod], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
 
 
@@ -231,8 +230,8 @@ def test_repr_and_verbose_name_the_same_tag(dims, tag):
 
 
 def _verbose_lines(code, **env):
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                       text=True, env=dict(os.environ, ONEDNN_VERBOSE="2", **env))
+    r = interpreter.run(["-c", code], capture_output=True, text=True,
+                        env=dict(os.environ, ONEDNN_VERBOSE="2", **env))
     assert r.returncode == 0, r.stderr
     return r.stdout.splitlines()
 
@@ -258,7 +257,7 @@ def test_thread_limits_set_at_run_time_are_honoured():
             "from dnnl._kernels.reorder import max_threads\n"
             "ctypes.CDLL('libgomp.so.1').omp_set_num_threads(1)\n"
             "print(max_threads())\n")
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                       text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    r = interpreter.run(["-c", code], capture_output=True, text=True,
+                        env=dict(os.environ, OMP_NUM_THREADS="2"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["1"]

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from dnnl.testing import interpreter
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -30,8 +32,8 @@ def _stub_names(path):
 
 def test_every_public_name_has_a_stub():
     # a fresh interpreter: other tests import submodules (dnnl.testing...)
-    out = subprocess.run([sys.executable, "-c", "import dnnl; print(dnnl.__file__, *vars(dnnl))"],
-                         capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
+    out = interpreter.run(["-c", "import dnnl; print(dnnl.__file__, *vars(dnnl))"],
+                          capture_output=True, text=True, check=True).stdout.split()
     # the stubs beside the dnnl that imports (source tree or installed package)
     stubbed = _stub_names(os.path.join(os.path.dirname(out[0]), "__init__.pyi"))
     public = {n for n in out[1:] if not n.startswith("_")}
@@ -45,19 +47,27 @@ needs_tools = pytest.mark.skipif(not os.path.isdir(TOOLS),
 
 @needs_tools
 def test_generated_stubs_are_current():
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_stubs.py"),
-                        "--check"], capture_output=True, text=True)
+    r = interpreter.run([os.path.join(ROOT, "tools", "gen_stubs.py"), "--check"],
+                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def _path(first, var):
-    return os.pathsep.join([first] + [p for p in [os.environ.get(var)] if p])
+def _mypy_env():
+    """The environment in which mypy sees the stubs of the dnnl under test: an
+    in-place build through MYPYPATH (mypy refuses site-packages there; an
+    installed copy it finds by itself)."""
+    env = interpreter.environment()
+    if interpreter.PACKAGE_PARENT == ROOT:
+        rest = os.environ.get("MYPYPATH")
+        env["MYPYPATH"] = os.pathsep.join([ROOT] + ([rest] if rest else []))
+    return env
 
 
 def _mypy(args, tmp_path):
     pytest.importorskip("mypy")
     cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")] + args
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=str(tmp_path),
+                          env=_mypy_env())
 
 
 @needs_tools
@@ -67,8 +77,7 @@ def test_stubs_match_runtime(tmp_path):
                         "--mypy-config-file", os.devnull,
                         "--allowlist", os.path.join(ROOT, "tools", "stubtest_allowlist.txt")],
                        capture_output=True, text=True, cwd=str(tmp_path),  # its cache
-                       env=dict(os.environ, MYPYPATH=_path(ROOT, "MYPYPATH"),
-                                PYTHONPATH=_path(ROOT, "PYTHONPATH")))
+                       env=_mypy_env())
     assert r.returncode == 0, r.stdout + r.stderr
 
 

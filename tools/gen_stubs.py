@@ -12,7 +12,10 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+# this checkout's dnnl when it is built in place, else the one installed
+if any(f.startswith("_constants.") and f.endswith((".so", ".pyd"))
+       for f in os.listdir(os.path.join(ROOT, "dnnl"))):
+    sys.path.insert(0, ROOT)
 
 import dnnl  # noqa: E402
 from dnnl import _enums, capi  # noqa: E402
