@@ -7,7 +7,9 @@ are refused. A wrong type raises :class:`dnnl.invalid_type` (also a
 ``TypeError``); a wrong value raises :class:`dnnl.invalid_arguments` (also a
 ``ValueError``). Messages name the parameter and cut long inputs short.
 """
+import enum
 import operator
+from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
@@ -81,15 +83,22 @@ def _index(value):
 def integers(values, what):
     """A tuple of ints from a sequence (list, tuple, range, integer array).
 
-    A single integer, a string, bytes or a float element are type errors.
+    A single integer, a string, bytes, a dict, a set or a float element are
+    type errors.
+
+    >>> integers({0: 2, 1: 3}, "dims")
+    Traceback (most recent call last):
+    dnnl.invalid_type: dims must be a sequence of integers, not a dict ({0: 2, 1: 3}) (status invalid_arguments)
     """
     if isinstance(values, np.ndarray):
         if values.ndim != 1 or not (values.dtype.kind in "iu" or values.size == 0):
             raise wrong_type("%s must be a sequence of integers, not an array of %s"
                              " with shape %s" % (what, values.dtype, values.shape))
         return tuple(int(v) for v in values.tolist())
-    if isinstance(values, (str, bytes, bytearray)) or not hasattr(values, "__len__") \
-            or not hasattr(values, "__getitem__"):
+    # a dict iterates over its keys, a set in no order: neither is a list of
+    # dims, strides, offsets or indices
+    if isinstance(values, (str, bytes, bytearray, Mapping, AbstractSet)) \
+            or not hasattr(values, "__len__") or not hasattr(values, "__getitem__"):
         raise wrong_type("%s must be a sequence of integers, not %s (%s)"
                          % (what, a_type(values), short(values)))
     out = []
@@ -100,6 +109,21 @@ def integers(values, what):
                              % (what, i, a_type(v), short(v)))
         out.append(n)
     return tuple(out)
+
+
+def not_another_enum(value, cls, what):
+    """``value``, unless it is a member of an enum other than ``cls`` (an
+    IntEnum member is an int, but a format tag is no data type).
+
+    >>> import dnnl
+    >>> not_another_enum(dnnl.memory.format_tag.nchw, dnnl.memory.data_type, "data type")
+    Traceback (most recent call last):
+    dnnl.invalid_type: data type must be a data_type member, not format_tag.abcd (status invalid_arguments)
+    """
+    if isinstance(value, enum.Enum) and not isinstance(value, cls):
+        raise wrong_type("%s must be a %s member, not %s.%s" % (
+            what, cls.__name__, type(value).__name__, value.name))
+    return value
 
 
 def instance(value, cls, what):

@@ -6,6 +6,7 @@ dtype or a string (``"f32"``, ``"float32"``, ``"bf16"``, ``"s8"``, ``"int8"``).
 import numpy as np
 
 from dnnl._enums import data_type
+from dnnl._args import not_another_enum
 from dnnl._error import invalid, wrong_type
 
 dt = data_type
@@ -60,6 +61,7 @@ def as_data_type(value):
     """
     if isinstance(value, data_type):
         return value
+    not_another_enum(value, data_type, "data type")
     if isinstance(value, str):
         name = value.lower().replace("dnnl_", "").replace("data_type.", "")
         name = _ALIASES.get(name, name)

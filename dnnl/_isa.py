@@ -15,6 +15,7 @@ The AVX10.2 family is never reported (its CPUs are not described here).
 import threading
 
 from dnnl._enums import C as _C, cpu_isa, cpu_isa_hints, status
+from dnnl._args import not_another_enum
 from dnnl._error import invalid, wrong_type
 
 # ---- oneDNN's feature bits and ISAs (internal masks, not dnnl_cpu_isa_t) ----
@@ -319,6 +320,7 @@ def get_effective_cpu_isa():
 
 
 def _member(cls, value, what):
+    not_another_enum(value, cls, what)
     try:
         v = value.__index__()
     except (AttributeError, TypeError):

@@ -11,6 +11,7 @@ import functools
 import re
 
 from dnnl._enums import format_tag
+from dnnl._args import not_another_enum
 from dnnl._error import invalid
 
 _BLOCK = re.compile(r"(\d+)([a-l])")
@@ -21,6 +22,7 @@ def as_format_tag(tag):
     """Normalise a tag given as enum member, C int or name (``"nChw16c"``)."""
     if isinstance(tag, format_tag):
         return tag
+    not_another_enum(tag, format_tag, "format tag")
     if isinstance(tag, str):
         name = tag[5:] if tag.startswith("dnnl_") else tag
         name = name.replace("format_tag.", "").replace("format_tag_", "")

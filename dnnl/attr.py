@@ -132,7 +132,7 @@ def _int(x, what, bits=32):
 
 
 def _enum(cls, value, what):
-    v = _int(value, what)
+    v = _int(_args.not_another_enum(value, cls, what), what)
     try:
         return cls(v)
     except ValueError:
@@ -166,7 +166,7 @@ def _groups(groups):
 
 
 def _alg(value, what="algorithm"):
-    v = _int(value, what)
+    v = _int(_args.not_another_enum(value, algorithm, what), what)
     try:
         return algorithm(v)
     except ValueError:

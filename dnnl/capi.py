@@ -58,6 +58,7 @@ from dnnl._enums import primitive_kind as _pk
 from dnnl._enums import query as _q
 from dnnl._error import invalid as _invalid
 from dnnl._error import unimpl as _unimpl
+from dnnl.memory import span_bytes as _span_bytes
 from dnnl.resampling import resampling_backward as _bwd
 from dnnl.resampling import resampling_forward as _fwd
 
@@ -803,17 +804,51 @@ def _to_blob(md):
 
 
 def _from_blob(raw):
+    """The descriptor of a blob, each field checked: a blob is read from any
+    address, and a descriptor that lies about its layout would let kernels
+    write outside a buffer."""
     v = list(raw)
     if v[0] != _BLOB_MAGIC:
         raise _invalid("not a memory descriptor blob")
     n, dt, fk, off0, nb = v[1], v[2], v[3], v[4], v[5]
     if not (0 <= n <= _b.MAX_NDIMS and 0 <= nb <= _b.MAX_NDIMS):
-        raise _invalid("corrupt memory descriptor blob")
+        raise _invalid("corrupt memory descriptor blob: ndims %d, %d inner blocks" % (n, nb))
     arr = [v[7 + k * _b.MAX_NDIMS: 7 + (k + 1) * _b.MAX_NDIMS] for k in range(6)]
     if n == 0:
+        if any(v[1:]):
+            raise _invalid("corrupt memory descriptor blob: fields set for zero dims")
         return _desc()
-    return _desc._make(n, arr[0][:n], _dt(dt), arr[1][:n], arr[2][:n], off0, _fk(fk),
-                       arr[3][:n] if fk == _fk.blocked else (), arr[4][:nb], arr[5][:nb])
+    dims, pdims, poffs, strides = arr[0][:n], arr[1][:n], arr[2][:n], arr[3][:n]
+    blks, idxs = arr[4][:nb], arr[5][:nb]
+    if v[6] or any(any(a[n:]) for a in arr[:4]) or any(any(a[nb:]) for a in arr[4:]):
+        raise _invalid("corrupt memory descriptor blob: fields past ndims or the blocks")
+    if dt not in _BLOB_DTS or fk not in (int(_fk.blocked), int(_fk.any)):
+        raise _invalid("corrupt memory descriptor blob: data type %d, format kind %d"
+                       % (dt, fk))
+    if fk == _fk.any and (nb or any(strides) or off0):
+        raise _invalid("corrupt memory descriptor blob: a layout for format any")
+    per_dim = [1] * n
+    for b, i in zip(blks, idxs):
+        if not (2 <= b < 2 ** 31 and 0 <= i < n):
+            raise _invalid("corrupt memory descriptor blob: inner block %d of dim %d" % (b, i))
+        per_dim[i] *= b
+    for k in range(n):
+        if not (0 <= dims[k] <= pdims[k] < 2 ** 62 and 0 <= poffs[k] <= pdims[k] - dims[k]
+                and pdims[k] % per_dim[k] == 0 and 0 <= strides[k] < 2 ** 62):
+            raise _invalid("corrupt memory descriptor blob: dim %d (%d, padded %d, offset "
+                           "%d, stride %d)" % (k, dims[k], pdims[k], poffs[k], strides[k]))
+    if not 0 <= off0 < 2 ** 62:
+        raise _invalid("corrupt memory descriptor blob: offset0 %d" % off0)
+    md = _desc._make(n, dims, _dt(dt), pdims, poffs, off0, _fk(fk),
+                     strides if fk == _fk.blocked else (), blks, idxs)
+    if md.format_kind == _fk.blocked and 0 not in dims and not md.is_zero() \
+            and _span_bytes(md) >= 2 ** 62:
+        raise _invalid("corrupt memory descriptor blob: a layout past 2**62 bytes")
+    return md
+
+
+# data types a blob may carry (every one the header names)
+_BLOB_DTS = frozenset(int(t) for t in _dt)
 
 
 @_api(wraps="(serialisation of the desc's fields)")

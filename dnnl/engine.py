@@ -3,7 +3,7 @@
 There is one CPU engine (index 0); execution is synchronous, so
 ``stream.wait()`` has nothing to wait for.
 """
-from dnnl._args import instance, integer
+from dnnl._args import instance, integer, not_another_enum
 from dnnl._enums import engine_kind, stream_flags
 from dnnl._error import invalid, unimpl
 
@@ -22,7 +22,7 @@ class engine:
     kind = engine_kind
 
     def __init__(self, kind=engine_kind.cpu, index=0):
-        k = integer(kind, "kind")
+        k = integer(not_another_enum(kind, engine_kind, "kind"), "kind")
         try:
             kind = engine_kind(k)
         except ValueError:

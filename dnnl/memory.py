@@ -16,7 +16,7 @@ from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels import offsets as _offsets
-from dnnl.engine import engine
+from dnnl.engine import engine, stream
 
 DNNL_MEMORY_NONE = MACROS["DNNL_MEMORY_NONE"]
 DNNL_MEMORY_ALLOCATE = MACROS["DNNL_MEMORY_ALLOCATE"]
@@ -207,9 +207,17 @@ class memory:
         behaviour of ``set_data_handle(handle, stream)``: the padding of a
         blocked layout is zero-filled in the new buffer.
         """
+        if astream is None:
+            self._attach(handle)
+            return
+        _args.instance(astream, stream, "astream")
+        kept = (self._data, self._handle_obj, self._readonly, self._address)
         self._attach(handle)
-        if astream is not None:
+        try:
             self.zero_pad()
+        except error:       # a read-only buffer: the memory keeps its old one
+            self._data, self._handle_obj, self._readonly, self._address = kept
+            raise
 
     def get_desc(self):
         return self._md
@@ -228,6 +236,16 @@ class memory:
                 raise invalid("memory has no buffer (DNNL_MEMORY_NONE)")
             return np.empty(0, dtype=np.uint8)
         return self._data
+
+    def _writable_bytes(self, what):
+        """The buffer ``what`` is about to write into, refused before the
+        first byte when it is read-only."""
+        if self._readonly:
+            raise invalid("%s writes into this memory's buffer (%s at %#x), which is "
+                          "read-only: give the memory a writable one (a numpy array, a "
+                          "bytearray, an address) with set_data_handle"
+                          % (what, type(self._handle_obj).__name__, self._address))
+        return self._bytes()
 
     def map_data(self, dtype=None):
         """A numpy view of the physical buffer, typed by element.
@@ -294,9 +312,7 @@ class memory:
             raise invalid("array of shape %s does not match dims %s"
                           % (arr.shape, list(md.dims)))
         dt = md.data_type
-        raw = self._bytes()
-        if not raw.flags.writeable:
-            raise invalid("memory buffer is read-only")
+        raw = self._writable_bytes("from_numpy")
         # Everything that can fail (the cast) happens before the first write.
         values = _logical_values(arr, dt)
         if dt in _dtypes.SUB_BYTE:
@@ -320,7 +336,7 @@ class memory:
         boxes = _offsets.padding_boxes(self._md)
         if not boxes:
             return
-        raw = self._bytes()
+        raw = self._writable_bytes("zero_pad")
         if self._md.data_type in _dtypes.SUB_BYTE:
             nib, base = _unpack_nibbles(raw, self._md)
             _zero_boxes(boxes, nib, base)

@@ -30,7 +30,7 @@ import numpy as np
 
 from dnnl._desc import desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
-from dnnl._args import integer
+from dnnl._args import integer, not_another_enum
 from dnnl._error import invalid, unimpl
 from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are public)
     backward_linear_ranges, backward_nearest_ranges, bwd_plan, fwd_plan, linear_coeffs,
@@ -129,6 +129,7 @@ def _stored_factors(src_dims, dst_dims):
 
 def _init_desc(fwd, alg, factors, src_md, dst_md):
     """``resampling_desc_init``; returns (src_md, dst_md)."""
+    not_another_enum(alg, algorithm, "the resampling algorithm")
     try:
         alg = algorithm(int(alg))
     except (TypeError, ValueError):
@@ -336,6 +337,7 @@ class resampling_forward(primitive):
         def _init(self, aengine, aprop_kind, alg, factors, src_md, dst_md, attr):
             if not isinstance(aengine, engine):
                 raise invalid("resampling needs a dnnl.engine")
+            not_another_enum(aprop_kind, prop_kind, "prop_kind")
             try:
                 prop = prop_kind(int(aprop_kind))
             except (TypeError, ValueError):

@@ -348,3 +348,132 @@ def test_execute_args_as_a_list_binder_issue11():
     src, dst = dnnl.memory(md, ENG), dnnl.memory(md, ENG)
     with pytest.raises(dnnl.invalid_type):
         dnnl.reorder(src, dst).execute(STRM, [src, dst])
+
+
+# ---------------------------------------------------------- issue 21, item 1
+MD = md_tag([2, 3])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dnnl.memory.desc({0: 2, 1: 3}, "f32", "ab"),
+    lambda: dnnl.memory.desc({2, 3}, "f32", "ab"),
+    lambda: dnnl.memory.desc("23", "f32", "ab"),
+    lambda: dnnl.memory.desc([2, 3], "f32", {0: 3, 1: 1}),
+    lambda: dnnl.memory.desc([2, 3], "f32", {3, 1}),
+    lambda: MD.element_offset({0: 1, 1: 2}),
+    lambda: MD.element_offset({1, 0}),
+    lambda: MD.submemory_desc({0: 1, 1: 3}, [0, 0]),
+    lambda: MD.submemory_desc([1, 3], {0: 0, 1: 0}),
+    lambda: MD.permute_axes({0: 1, 1: 0}),
+    lambda: MD.permute_axes("10"),
+    lambda: MD.reshape({0: 3, 1: 2}),
+], ids=lambda c: "")
+def test_dicts_sets_and_strings_are_not_sequences_of_integers(call):
+    """A dict iterates over its keys and a set in no order: neither is taken
+    for dims, strides, offsets or indices (numpy refuses them in a shape)."""
+    with pytest.raises(dnnl.invalid_type, match="sequence of integers|format tag or a"):
+        call()
+
+
+@pytest.mark.parametrize("call,what", [
+    (lambda: dnnl.memory.desc([1, 5], dnnl.memory.format_tag.nchw, "ab"), "data type"),
+    (lambda: dnnl.memory.desc([1, 5], "f32", dnnl.memory.data_type.f32), "format tag"),
+    (lambda: dnnl.memory.desc([1, 5], dnnl.algorithm.eltwise_relu, "ab"), "data type"),
+    (lambda: dnnl.engine(dnnl.prop_kind.forward_training, 0), "kind"),
+    (lambda: dnnl.primitive_attr().set_fpmath_mode(dnnl.algorithm.eltwise_relu),
+     "fpmath mode"),
+    (lambda: dnnl.primitive_attr().set_scratchpad_mode(dnnl.memory.data_type.f32),
+     "scratchpad mode"),
+    (lambda: dnnl.post_ops().append_eltwise(dnnl.prop_kind.forward_training, 0, 0),
+     "algorithm"),
+    (lambda: dnnl.resampling_forward.primitive_desc(
+        ENG, dnnl.algorithm.resampling_linear, dnnl.algorithm.resampling_linear,
+        md_tag([1, 1, 4]), md_tag([1, 1, 8])), "prop_kind"),
+    (lambda: dnnl.resampling_forward.primitive_desc(
+        ENG, dnnl.prop_kind.forward_inference, dnnl.prop_kind.forward_inference,
+        md_tag([1, 1, 4]), md_tag([1, 1, 8])), "resampling algorithm"),
+    (lambda: dnnl.set_max_cpu_isa(dnnl.memory.data_type.f32), "cpu isa"),
+])
+def test_an_enum_of_another_kind_is_refused(call, what):
+    """An IntEnum member is an int, but a format tag is no data type: it is
+    refused by name instead of being taken for its value."""
+    with pytest.raises(dnnl.invalid_type, match="%s must be a .* member, not " % what):
+        call()
+
+
+def _blocked_memory():
+    md = dnnl.memory.desc([1, 3, 2, 2], "f32", "nChw8c")
+    return md, dnnl.memory(md, ENG)
+
+
+@pytest.mark.parametrize("write", ["zero_pad", "from_numpy", "set_data_handle+stream"])
+def test_writes_into_a_read_only_buffer_are_refused_first(write):
+    """A memory over a read-only buffer (bytes, a read-only array): every
+    write is refused before its first byte, naming the buffer; the memory
+    keeps its buffer when set_data_handle's zero-padding is refused."""
+    md, m = _blocked_memory()
+    ro = np.full(md.get_size(), 0x5A, np.uint8)
+    ro.flags.writeable = False
+    before = m.get_data_handle()
+    with pytest.raises(dnnl.invalid_arguments, match="read-only: give the memory a writable"):
+        if write == "set_data_handle+stream":
+            m.set_data_handle(ro, STRM)
+        else:
+            m.set_data_handle(ro)
+            if write == "zero_pad":
+                m.zero_pad()
+            else:
+                m.from_numpy(np.zeros((1, 3, 2, 2), np.float32))
+    if write == "set_data_handle+stream":
+        assert m.get_data_handle() == before
+    assert (ro == 0x5A).all()
+    # bytes too: a memory over them reads, never writes
+    m2 = dnnl.memory(md, ENG, bytes(md.get_size()))
+    with pytest.raises(dnnl.invalid_arguments, match=r"\(bytes at 0x"):
+        m2.zero_pad()
+
+
+def _blob_of(md_c):
+    size = ctypes.c_size_t()
+    assert capi.dnnl_memory_desc_get_blob(None, ctypes.byref(size), md_c) == 0
+    blob = (ctypes.c_uint8 * size.value)()
+    assert capi.dnnl_memory_desc_get_blob(blob, ctypes.byref(size), md_c) == 0
+    return bytes(blob)
+
+
+def test_descriptor_blobs_are_validated_field_by_field():
+    """dnnl_memory_desc_create_with_blob: a round trip gives the same
+    descriptor; garbage in any field (enum values, dims, blocks, strides,
+    unused slots) is invalid_arguments, never an exception; every descriptor
+    it accepts has a layout that stays inside the buffer it sizes."""
+    src = P()
+    assert capi.dnnl_memory_desc_create_with_tag(
+        ctypes.byref(src), 4, dims(2, 17, 3, 4), int(dnnl.memory.data_type.f32),
+        int(dnnl.memory.format_tag.nChw16c)) == 0
+    base = _blob_of(src)
+    out = P()
+    buf = (ctypes.c_uint8 * len(base)).from_buffer_copy(base)
+    assert capi.dnnl_memory_desc_create_with_blob(ctypes.byref(out), buf) == 0
+    assert capi.dnnl_memory_desc_equal(out, src) == 1
+    fields = np.frombuffer(base, np.int64)
+    # [magic, ndims, data type, format kind, offset0, blocks, 0, dims x 12,
+    #  padded dims, padded offsets, strides, inner blocks, inner indices]
+    for k, value in [(2, 65285), (3, 99), (1, 13), (5, 13), (7, -1), (19, 1), (43, -7),
+                     (55, 1), (67, 3), (60, 4), (len(fields) - 1, 5), (6, 1), (4, -3)]:
+        bad = fields.copy()
+        bad[k] = value
+        b = (ctypes.c_uint8 * len(base)).from_buffer_copy(bad.tobytes())
+        assert capi.dnnl_memory_desc_create_with_blob(ctypes.byref(out), b) == INVALID, k
+    rng = np.random.default_rng(21)
+    accepted = 0
+    for _ in range(3000):
+        bad = bytearray(base)
+        for j in rng.integers(8, len(base), size=rng.integers(1, 5)):
+            bad[j] = int(rng.integers(256))
+        b = (ctypes.c_uint8 * len(base)).from_buffer(bad)
+        st = capi.dnnl_memory_desc_create_with_blob(ctypes.byref(out), b)
+        assert st in (0, INVALID)
+        if st == 0:     # what it accepts it describes exactly
+            accepted += 1
+            assert _blob_of(out) == bytes(bad)
+    assert accepted > 0
