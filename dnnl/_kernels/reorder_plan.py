@@ -214,8 +214,16 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
 
 def _pad_boxes(md):
     """The padding of ``md`` as strided boxes ``(offset, [(size, stride)])``
-    (elements, nested linear axes merged): zeroing them costs no table."""
+    (elements, nested linear axes merged): zeroing them costs no table.
+
+    A whole dense 4-bit tensor of odd size ends in half a byte: its other
+    nibble is zeroed too, as oneDNN's reorder writes whole bytes (a tensor
+    with an offset0 may share that byte with its neighbour: left alone)."""
     out = []
+    if md.data_type in _dtypes.SUB_BYTE and md.offset0 == 0 and md.nelems:
+        span = _offsets.max_offset(md) + 1
+        if span % 2 and span == math.prod(md.padded_dims):
+            out.append((span, []))
     for offset, _, _, axes in _offsets.padding_boxes(md):
         merged = []
         for n, s in sorted((ax for dim_axes in axes for ax in dim_axes if ax[0] > 1),

@@ -24,6 +24,7 @@ docs/internals/semantics.md). The per-category counts are printed in the
 conformance summary; ``DNNL_SPECIAL_VALUES_SCALE=k`` runs k times as many
 problems.
 """
+import itertools
 import os
 
 import numpy as np
@@ -33,6 +34,7 @@ import dnnl
 import test_reorder_oracle as RO
 import test_resampling_oracle as RS
 from oracle import record  # noqa: E402  (conftest puts the folder on sys.path)
+from dnnl._enums import C
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.testing import dtypes as D
 from dnnl.testing import reorder as T
@@ -86,6 +88,54 @@ def test_reorder_special_values(oracle, batch):
         dmd = RO.compare_problem(o, p, "special reorder", failures)
         if dmd is not None:
             record("special reorder elements compared", int(np.prod(dmd.dims)))
+    assert not failures, failures[:3]
+
+
+# odd element counts, so the last byte of a dense 4-bit tensor is half used;
+# 4-bit layouts need even strides (oneDNN refuses [3, 5] ab), so one dim is
+# 5 and the others 1, in every position
+INT4_SUMS = (None, (2.0, 0, None), (-1.0, 0, None), (0.5, 0, None))
+
+
+def _int4_cases():
+    """(dims, tag) for every plain tag of rank 1 to 4 the header names."""
+    for nd in range(1, 5):
+        plain = "abcd"[:nd]
+        for k in range(nd):
+            dims = [5 if d == k else 1 for d in range(nd)]
+            for tag in ("".join(t) for t in itertools.permutations(plain)):
+                if "dnnl_" + tag in C:
+                    yield dims, tag
+
+
+@pytest.mark.parametrize("ddt", ["s4", "u4"])
+def test_int4_special_values(oracle, ddt):
+    """f32 full of special values (NaN, +-inf, huge, subnormal, -0) to s4/u4,
+    every plain tag of rank 1 to 4 (every permutation) with an odd element
+    count, without and with a sum post-op, over a destination of random
+    bytes: oneDNN's bytes, the unused nibble of the last byte included, or
+    one of the documented deviations (with a sum, oneDNN's int4 kernel
+    ignores it; permuted rank-3+ layouts, oneDNN misplaces nibbles)."""
+    o = RO._goracle(oracle)
+    rng = np.random.default_rng(7000 + (ddt == "u4"))
+    failures = []
+    tags = set()
+    for dims, tag in _int4_cases():
+        tags.add(tag)
+        for sum_ in INT4_SUMS:
+                src_spec = ("tag", dims, "f32", "abcd"[:len(dims)])
+                dst_spec = ("tag", dims, ddt, tag)
+                smd, dmd = T.make_md(src_spec), T.make_md(dst_spec)
+                init = rng.integers(0, 256, T.buffer_bytes(dmd, dst_spec), dtype=np.uint8)
+                p = dict(src_spec=src_spec, dst_spec=dst_spec, dst_init_bytes=init.tobytes(),
+                         src_bytes=T.src_bytes_for(src_spec, _special_logical(rng, smd, "f32"),
+                                                   "f32"),
+                         scales=None, zero_points=None, sum=sum_)
+                label = "special int4 %s%s" % (ddt, " with sum" if sum_ else "")
+                if RO.compare_problem(o, p, label, failures) is not None:
+                    record("special int4 elements compared", int(np.prod(dims)))
+    # every permutation the header names: 1 + 2 + 6 + 14 (ten of rank 4 have no tag)
+    assert len(tags) == 23, sorted(tags)
     assert not failures, failures[:3]
 
 
