@@ -679,6 +679,9 @@ def _rnn_scales(mask, scales):
         raise invalid("scales are required")
     if isinstance(scales, (int, float)):
         scales = [scales]
+    if isinstance(scales, (str, bytes, dict, set, frozenset)) or not hasattr(scales, "__iter__"):
+        raise wrong_type("scales must be a number or a sequence of numbers, not %s"
+                         % _args.a_type(scales))
     vals = [_f32(s, "scales[%d]" % i) for i, s in enumerate(scales)]
     if len(vals) <= 0:
         raise invalid("scales must not be empty (count <= 0)")

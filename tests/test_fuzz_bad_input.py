@@ -38,7 +38,9 @@ DTS = ["f32", "bf16", "f16", "s32", "s8", "u8", "s4", "u4", "f8_e4m3", "f64"]
 TAGS = ["a", "ab", "ba", "abc", "acb", "nchw", "nhwc", "nChw8c", "nChw16c", "aBcd4b",
         "Abcd8a", "ncdhw", "nCdhw8c", "any", "undef"]
 JUNK = [None, "x", b"ab", 2.5, float("nan"), float("inf"), True, [], {}, object(),
-        2 ** 64, -1, 2 ** 63, np.float32(1.5), "f32", [1.5], ["1"], np.array([[1]])]
+        2 ** 64, -1, 2 ** 63, np.float32(1.5), "f32", [1.5], ["1"], np.array([[1]]),
+        {0: 2, 1: 3}, {2, 3}, dnnl.memory.format_tag.nchw, dnnl.prop_kind.forward_training,
+        dnnl.memory.data_type.s8]
 
 
 class Arena:
@@ -56,6 +58,12 @@ class Arena:
     def typed(self, n, dtype):
         dtype = np.dtype(dtype)
         return self.raw(n * dtype.itemsize).view(dtype)
+
+    def read_only(self, nbytes):
+        """A read-only view of ``nbytes`` inside guards."""
+        view = self.raw(nbytes)
+        view.flags.writeable = False
+        return view
 
     def ctypes_array(self, nbytes):
         inner = self.raw(nbytes)
@@ -119,8 +127,10 @@ def _handle(rng, arena, md):
         return arena.raw(size)
     if r < 0.6:
         return arena.ctypes_array(size)
-    if r < 0.7:
+    if r < 0.65:
         return bytearray(size)
+    if r < 0.7:
+        return bytes(size) if rng.random() < 0.5 else arena.read_only(size)
     if r < 0.8:
         dtype = rng.choice([np.float32, np.float64, np.int8, np.uint16, np.int32])
         return arena.typed(max(size // np.dtype(dtype).itemsize, 0), dtype)
@@ -195,6 +205,20 @@ def case_memory(rng, out, arena):
         _call(out, "map_data", mem.map_data, rng.choice([None, np.uint8, "f4", "bogus", 3]))
     if mem.nbytes and mem._data is not None and mem._data.flags.writeable:
         _from_numpy(rng, out, mem, md)
+    elif mem.nbytes and mem._data is not None:
+        # a read-only buffer: every write refused before it starts
+        before = bytes(mem._data)
+        write = rng.choice(["zero_pad", "from_numpy", "set_data_handle+stream"])
+        if write == "zero_pad":
+            _call(out, "zero_pad (read-only)", mem.zero_pad)
+        elif write == "from_numpy":
+            _call(out, "from_numpy (read-only)", mem.from_numpy,
+                  np.zeros(md.get_dims(), np.float32))
+        else:
+            _call(out, "set_data_handle+stream (read-only)", mem.set_data_handle,
+                  mem._handle_obj, STRM)
+        if bytes(mem._data) != before:
+            raise AssertionError("%s wrote into a read-only buffer" % write)
 
 
 def _from_numpy(rng, out, mem, md):
@@ -528,9 +552,38 @@ def case_capi_reorder(rng, out, arena):
             getattr(capi, fn)(h)
 
 
+def case_capi_blob(rng, out, arena):
+    """A descriptor blob with a few bytes changed: a status, never an
+    exception; what is accepted is exactly what the blob says."""
+    src = P()
+    nd, tag = rng.choice([(1, capi.dnnl_a), (2, capi.dnnl_ba), (4, capi.dnnl_nchw),
+                          (4, capi.dnnl_nChw16c), (4, capi.dnnl_aBcd4b), (5, capi.dnnl_ncdhw)])
+    dims = (ctypes.c_int64 * 12)(*[rng.choice([1, 2, 3, 17]) for _ in range(nd)])
+    dt = rng.choice([capi.dnnl_f32, capi.dnnl_s8, capi.dnnl_bf16, capi.dnnl_u8])
+    if _flat(out, "dnnl_memory_desc_create_with_tag", ctypes.byref(src), nd, dims, dt, tag):
+        return
+    size = ctypes.c_size_t()
+    _flat(out, "dnnl_memory_desc_get_blob", None, ctypes.byref(size), src)
+    blob = (ctypes.c_uint8 * size.value)()
+    _flat(out, "dnnl_memory_desc_get_blob", blob, ctypes.byref(size), src)
+    raw = bytearray(blob)
+    for _ in range(rng.randint(0, 4)):
+        raw[rng.randrange(len(raw))] = rng.randrange(256)
+    new = P()
+    st = _flat(out, "dnnl_memory_desc_create_with_blob", ctypes.byref(new),
+               (ctypes.c_uint8 * len(raw)).from_buffer(raw))
+    if st == 0:
+        back = (ctypes.c_uint8 * size.value)()
+        _flat(out, "dnnl_memory_desc_get_blob", back, ctypes.byref(size), new)
+        if bytes(back) != bytes(raw):
+            raise AssertionError("an accepted blob describes something else")
+        capi.dnnl_memory_desc_destroy(new)
+    capi.dnnl_memory_desc_destroy(src)
+
+
 CASES = [case_desc, case_desc, case_desc_ops, case_memory, case_memory, case_reorder,
          case_reorder, case_resampling, case_misc, case_capi, case_capi,
-         case_capi_reorder, case_capi_reorder]
+         case_capi_reorder, case_capi_reorder, case_capi_blob]
 
 
 def run(n, seed=2026):
@@ -548,6 +601,8 @@ def run(n, seed=2026):
         if not arena.check():
             out.fail(case, "%s wrote outside a buffer" % gen.__name__)
         out["cases"] += 1
+        out["cases of the %s API" % ("flat" if gen.__name__.startswith("case_capi")
+                                     else "object")] += 1
     return out
 
 
