@@ -86,9 +86,9 @@ def integers(values, what):
     A single integer, a string, bytes, a dict, a set or a float element are
     type errors.
 
-    >>> integers({0: 2, 1: 3}, "dims")
+    >>> integers({"n": 2, "c": 3}, "dims")
     Traceback (most recent call last):
-    dnnl.invalid_type: dims must be a sequence of integers, not a dict ({0: 2, 1: 3}) (status invalid_arguments)
+    dnnl.invalid_type: dims must be a sequence of integers, not a dict ({'n': 2, 'c': 3}) (status invalid_arguments)
     """
     if isinstance(values, np.ndarray):
         if values.ndim != 1 or not (values.dtype.kind in "iu" or values.size == 0):
