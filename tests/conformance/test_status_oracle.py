@@ -35,7 +35,35 @@ derived from them -- and then one target call:
 
 ``DNNL_STATUS_CASES`` sets the number of cases (default 3,000, a few
 seconds); ``DNNL_STATUS_SEED`` the seed (default 21). The documented full run
-is ``DNNL_STATUS_CASES=50000``. ``python tests/conformance/test_status_oracle.py
+is ``DNNL_STATUS_CASES=50000 python -m pytest -q
+tests/conformance/test_status_oracle.py`` (about 30 s); on oneDNN 3.13.2,
+avx512_core_bf16, seed 21 it gave (compared / equal / documented / other)::
+
+    append_binary         2917  2917    0  0
+    append_dw             5975  5975    0  0
+    append_eltwise        2953  2953    0  0
+    append_prelu          2957  2957    0  0
+    append_sum            2920  2920    0  0
+    permute_axes          2872  2872    0  0
+    reorder               5889  5866   23  0  (sub-byte-layouts 14,
+                                               to-s64-e8m0-sub-byte 8,
+                                               reshape-to-0-dims 1)
+    resampling_backward   5923  5636  287  0  (f16 156, diff-dst-any-no-hint 43,
+                                               hint-other-rank 35, bad-factor 33,
+                                               s4-u4-s64-e8m0 20)
+    resampling_forward    5938  5859   79  0  (f16 55, bad-factor 13,
+                                               s4-u4-s64-e8m0 11)
+    reshape               5899  5898    1  0  (reshape-to-0-dims 1)
+    submemory             5757  5757    0  0
+    total                50000 49610  390  0
+
+(a case counts under the function it targets; a documented difference in a
+descriptor it derives on the way, e.g. a reshape, counts there too).
+
+Not drawn, because real oneDNN crashes on them (``dnnl.capi`` returns
+``invalid_arguments``): a NULL ``src1_desc`` for
+``dnnl_post_ops_append_binary``, ``binary_select`` without ``src2_desc``, a
+NULL engine for resampling pd creation, a blocked tag with a dim above 2**40. ``python tests/conformance/test_status_oracle.py
 [N [SEED]]`` runs the generator alone and prints the counts and the first
 differences.
 """
