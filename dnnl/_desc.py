@@ -319,8 +319,10 @@ def sanity_check(ndims, dims, dt, kind=format_kind.undef):
                 raise invalid("dims %s overflow int64" % _args.short(list(dims)))
 
 
-def strides_check(md):
-    """``memory_desc_strides_check``: no overlap, sub-byte parity, size."""
+def strides_check(md, size_check=True):
+    """``memory_desc_strides_check``: no overlap, sub-byte parity, size
+    (``size_check=False``: the caller applies oneDNN's size guard for
+    strides instead, ``_strides_size_guard``)."""
     nd = md.ndims
     if nd == 0 or 0 in md.padded_dims:
         return
@@ -352,7 +354,7 @@ def strides_check(md):
         if s * block_size * outer[d] > _INT64_MAX:
             raise invalid("strides %s overflow int64" % _args.short(list(md.strides)))
         min_stride = s * outer[d]
-    if last is not None and outer[last] * md.strides[last] * md.data_type_size() > _SIZE_MAX:
+    if size_check and last is not None and outer[last] * md.strides[last] * md.data_type_size() > _SIZE_MAX:
         raise invalid("the layout's byte size overflows size_t")
 
 
@@ -438,8 +440,36 @@ def from_strides(dims, dt, strides):
     elif len(strides) != ndims:
         raise invalid("%d strides given for %d dims" % (len(strides), ndims))
     md = desc._make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.blocked, strides)
-    strides_check(md)
+    strides_check(md, size_check=False)
+    _strides_size_guard(md)
     return md
+
+
+def _strides_size_guard(md):
+    """oneDNN 3.13's size guard on a descriptor made from strides, measured
+    against it: the dim with the largest stride (the first dim when no stride
+    reaches 1; dims of size 1 are passed over) times that stride must not
+    overflow size_t in bytes, even where the stride is 0 ([2**62] f32 strides
+    [0] and [2**62, 1] f32 strides [0, 5] are invalid_arguments; [2**61, 2]
+    f32 strides [0, 0], [1, 2**62] s64 strides [5, 0] are accepted)."""
+    if 0 in md.padded_dims:      # an empty tensor: no guard
+        return
+    max_stride, max_d = 1, 0
+    for d in range(md.ndims):
+        s, p = md.strides[d], md.padded_dims[d]
+        if s == RUNTIME or p == RUNTIME:
+            return
+        if p == 1:
+            continue
+        if max_stride <= s:
+            max_stride, max_d = s, d
+    dim_val = md.padded_dims[max_d]
+    if dim_val == max_stride:
+        dim_val = 1
+    if dim_val > _SIZE_MAX // max_stride or \
+            dim_val * max_stride > _SIZE_MAX // _dtypes.size(md.data_type):
+        raise invalid("dims %s with strides %s overflow oneDNN's size guard"
+                      % (_args.short(list(md.dims)), _args.short(list(md.strides))))
 
 
 # -- size -----------------------------------------------------------------------

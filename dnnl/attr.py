@@ -597,7 +597,10 @@ class post_ops:
                    _int(padding_l_size, "padding", 64))
         if wdt == data_type.undef or ddt == data_type.undef:
             raise invalid("dw weights/dst data types must be defined")
-        if k <= 0 or s <= 0 or p < 0 or p + 1 > k:
+        # oneDNN's post_ops_t::append_dw (src/common/primitive_attr.cpp):
+        # kernel > 0, stride > 0, padding_l + 1 <= kernel; a negative padding
+        # is accepted
+        if k <= 0 or s <= 0 or p + 1 > k:
             raise invalid("bad dw kernel/stride/padding %d/%d/%d" % (k, s, p))
         self._append(dw_entry(wdt, bdt, ddt, k, s, p))
 

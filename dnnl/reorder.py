@@ -37,14 +37,15 @@ INTEGRAL = frozenset({dt.s64, dt.s32, dt.s8, dt.u8, dt.s4, dt.u4})
 INT4 = frozenset({dt.s4, dt.u4, dt.f4_e2m1})
 
 # The pairs oneDNN's CPU reorder implements (src/cpu/reorder/). (Integer to
-# s64/e8m0/int4 pairs that oneDNN creates but never writes are left out.)
+# s64/e8m0/int4 pairs that oneDNN creates but never writes are left out;
+# bf16 <-> s32 only between identical layouts, see DIRECT_COPY_ONLY.)
 SUPPORTED = {
     dt.f32: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3,
              dt.e8m0, dt.s4, dt.u4, dt.f4_e2m1},
-    dt.s32: {dt.f32, dt.s32, dt.s8, dt.u8},
+    dt.s32: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16},
     dt.s8: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16},
     dt.u8: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16},
-    dt.bf16: {dt.f32, dt.s8, dt.u8, dt.bf16, dt.f8_e5m2, dt.f8_e4m3},
+    dt.bf16: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f8_e5m2, dt.f8_e4m3},
     dt.f16: {dt.f32, dt.s8, dt.u8, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
     dt.f8_e5m2: {dt.f32, dt.bf16, dt.f16, dt.f8_e5m2},
     dt.f8_e4m3: {dt.f32, dt.bf16, dt.f16, dt.f8_e4m3},
@@ -53,6 +54,35 @@ SUPPORTED = {
     dt.u4: {dt.f32, dt.bf16, dt.f16},
     dt.f4_e2m1: {dt.f32},
 }
+
+# Pairs oneDNN serves only with jit_direct_copy:uni
+# (src/cpu/x64/jit_uni_reorder_direct_copy.cpp): no runtime dims, default
+# attributes, src "similar_to" dst with padding (same dims, strides, inner
+# blocks, padded dims and offsets) and, measured, a dense layout (its kernel
+# copies the padded element count in a row). (Its ISA checks pass on every
+# avx512_core CPU; without AVX-512 it is unimplemented in oneDNN.)
+DIRECT_COPY_ONLY = frozenset({(dt.bf16, dt.s32), (dt.s32, dt.bf16)})
+
+
+def _dense(md):
+    """``memory_desc_wrapper::is_dense(true)``: the padded elements fill the
+    buffer."""
+    n = 1
+    for d in md.padded_dims:
+        n *= d
+    return md.get_size() == n * md.data_type_size()
+
+
+def _similar(a, b):
+    """``memory_desc_wrapper::similar_to(b, with_padding=true,
+    with_data_type=false)``."""
+    return (a.ndims == b.ndims and a.format_kind == b.format_kind
+            and tuple(a.dims) == tuple(b.dims) and tuple(a.strides) == tuple(b.strides)
+            and tuple(a.inner_blks) == tuple(b.inner_blks)
+            and tuple(a.inner_idxs) == tuple(b.inner_idxs)
+            and tuple(a.padded_dims) == tuple(b.padded_dims)
+            and tuple(a.padded_offsets) == tuple(b.padded_offsets))
+
 
 #: Build element-by-element plans without any fast path (for tests).
 GENERIC_PLANS = False
@@ -107,6 +137,12 @@ def _validate(src_md, dst_md, attr):
         raise unimpl("src and dst scale masks differ")
     if ddt not in SUPPORTED.get(sdt, ()):
         raise unimpl("reorder from %s to %s is not implemented" % (sdt.name, ddt.name))
+    if (sdt, ddt) in DIRECT_COPY_ONLY:
+        if (attr.non_default_parts() or src_md.has_runtime_dims_or_strides()
+                or dst_md.has_runtime_dims_or_strides() or not _similar(src_md, dst_md)
+                or not _dense(src_md)):
+            raise unimpl("reorder from %s to %s needs identical layouts and no "
+                         "attributes" % (sdt.name, ddt.name))
     if ddt in INT4 or sdt in INT4:
         if src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides():
             raise unimpl("sub-byte reorders take no runtime dims")

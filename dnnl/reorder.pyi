@@ -16,6 +16,7 @@ ARG_FROM: int
 ARG_TO: int
 INTEGRAL: frozenset[data_type]
 SUPPORTED: Any
+DIRECT_COPY_ONLY: frozenset[tuple[data_type, data_type]]
 QUANT_ARGS: tuple[int, ...]
 QUANT_NAMES: tuple[str, ...]
 QUANT_DTYPES: tuple[type, ...]

@@ -91,6 +91,31 @@ def test_strides_rejected(dims, dt, strides):
     assert status_of(lambda: desc(dims, dt, strides)) == IA
 
 
+# oneDNN 3.13.2's size guard for descriptors made from strides (statuses
+# measured with real oneDNN, issue 21): the dim with the largest stride (the
+# first when no stride reaches 1; unit dims passed over) times that stride
+# must fit size_t in bytes, even where the stride is 0
+@pytest.mark.parametrize("dims, dt, strides, ok", [
+    ([2 ** 62], "f32", [0], False),
+    ([2 ** 62, 1], "f32", [0, 5], False),
+    ([2 ** 61], "f64", [0], False),
+    ([2 ** 61], "f32", [0], True),
+    ([2 ** 61, 2], "f32", [0, 0], True),
+    ([1, 2 ** 62], "s64", [5, 0], True),
+    ([2 ** 63 - 1], "bf16", [0], True),
+    ([2 ** 31], "f32", [2 ** 31], True),       # dim == stride counts as 1
+    ([2 ** 31], "f32", [2 ** 32], False),
+    ([2 ** 20], "f32", [2 ** 41], True),
+    ([2 ** 20], "f32", [2 ** 42], False),
+    ([0, 5], "u8", [2 ** 62 + 1, 1], True),    # empty: no guard
+])
+def test_strides_size_guard(dims, dt, strides, ok):
+    if ok:
+        desc(dims, dt, strides)
+    else:
+        assert status_of(lambda: desc(dims, dt, strides)) == IA
+
+
 def test_dense_strides_and_runtime():
     assert desc([2, 3, 4], "f32", []).get_strides() == [12, 4, 1]
     assert desc([2, RT, 3], "f32", None).get_strides() == [RT, RT, 1]

@@ -152,6 +152,12 @@ def test_prelu_and_dw():
     assert po.get_params_dw(2) == (DT.s8, DT.f32, DT.u8, 3, 1, 1)
     assert st_of(po.append_dw, "s8", "f32", "u8", 3, 1, 3) == 2
     assert st_of(po.append_dw, "undef", "f32", "u8", 3, 1, 1) == 2
+    # oneDNN's post_ops_t::append_dw checks kernel > 0, stride > 0 and
+    # padding_l + 1 <= kernel only: a negative padding is kept
+    po.append_dw("s8", "f32", "u8", 3, 1, -1)
+    assert po.get_params_dw(3) == (DT.s8, DT.f32, DT.u8, 3, 1, -1)
+    assert st_of(po.append_dw, "s8", "f32", "u8", 0, 1, -1) == 2
+    assert st_of(po.append_dw, "s8", "f32", "u8", 3, 0, 0) == 2
 
 
 def test_copy_is_independent_and_equality():

@@ -28,7 +28,7 @@ def oracle():
 
 def pytest_terminal_summary(terminalreporter):
     counts = _oracle_module.CASES
-    if not counts:
+    if not counts and not _oracle_module.DETAILS:
         return
     tr = terminalreporter
     tr.section("cases compared with real oneDNN %s" % (
@@ -36,6 +36,8 @@ def pytest_terminal_summary(terminalreporter):
     for key in sorted(counts):
         tr.write_line("%-40s %8d" % (key, counts[key]))
     tr.write_line("%-40s %8d" % ("total", sum(counts.values())))
+    for key in sorted(_oracle_module.DETAILS):
+        tr.write_line("  %-72s %8d" % (key, _oracle_module.DETAILS[key]))
 
 # Loaded as a plugin, never collected as a doctest module: two conftest.py
 # files would both import as "conftest" under --doctest-modules.

@@ -86,6 +86,15 @@ CASES = collections.Counter()
 def record(category, n=1):
     CASES[category] += n
 
+
+#: Breakdowns of recorded cases (e.g. equal / documented / other per
+#: function), printed by conftest after the total and not added to it.
+DETAILS = collections.Counter()
+
+
+def record_detail(category, n=1):
+    DETAILS[category] += n
+
 Dims = ctypes.c_int64 * MAX_NDIMS
 _p = ctypes.c_void_p
 _i = ctypes.c_int
