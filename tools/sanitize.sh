@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Build the extensions with AddressSanitizer + UndefinedBehaviorSanitizer and
+# run the kernel, special-value and bad-input fuzz tests under them.
+#
+#     bash tools/sanitize.sh            # everything (about 13 minutes on 2 cores)
+#     bash tools/sanitize.sh --quick    # CI's subset (see below)
+#
+# What it does (docs/internals/sanitizers.md has the why):
+#
+# 1. copies the checkout's tracked files (git ls-files, as they are on disk, so
+#    uncommitted edits are included) to $SANITIZE_DIR/src (default
+#    build/sanitize/src): the in-place build of the checkout is not touched;
+# 2. makes a virtual environment $SANITIZE_DIR/venv with the build and test
+#    requirements from PyPI (kept between runs);
+# 3. builds the extensions in the copy with gcc's
+#    -fsanitize=address,undefined -fno-omit-frame-pointer -g and
+#    DNNL_PY_DEBUG=1 (debug info, no stripping), all three kernel levels;
+# 4. runs pytest from the copy with libasan and libubsan preloaded into the
+#    interpreter (paths from `gcc -print-file-name`), PYTHONMALLOC=malloc
+#    and the plugin tools/sanitize_alloc.py (buffers that dnnl allocates end
+#    at their last byte, so a one-element overrun hits ASan's red zone):
+#      - KERNEL_TESTS of tests/test_isa.py at each kernel level, chosen with
+#        ONEDNN_MAX_CPU_ISA=sse41 (baseline), avx2 (x86_64_v3) and no cap
+#        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
+#        skipped with a message;
+#      - tests/test_special_values.py (NaN/inf/huge/subnormal data against the
+#        numpy references of dnnl.testing) at the best level (real oneDNN, the
+#        oracle of tests/conformance, does not load under ASan);
+#      - tests/test_fuzz_bad_input.py with DNNL_FUZZ_CASES (default 100000) at
+#        the best level;
+# 5. fails if a test fails or if any sanitizer wrote a report: ASan and UBSan
+#    write to $SANITIZE_DIR/logs/{asan,ubsan}.<pid> (pytest would capture their
+#    stderr), and every such file is printed.
+#
+# --quick: the kernel tests at the best level and at the baseline
+# only, the special values, and 20000 fuzz cases.
+#
+# Needs: git, gcc with libasan and libubsan, python3 with venv, PyPI.
+# Environment: SANITIZE_DIR, DNNL_FUZZ_CASES, SANITIZE_JOBS (build jobs, 2),
+# PYTEST_ADDOPTS (passed on, e.g. "-x -k name").
+set -euo pipefail
+
+quick=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "sanitize.sh: unknown argument $arg" >&2; exit 2 ;;
+    esac
+done
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${SANITIZE_DIR:-$repo/build/sanitize}"
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+src="$dir/src" venv="$dir/venv" logs="$dir/logs"
+jobs="${SANITIZE_JOBS:-2}"
+fuzz_cases="${DNNL_FUZZ_CASES:-$([ "$quick" = 1 ] && echo 20000 || echo 100000)}"
+start=$SECONDS
+
+step() { printf '\n=== [%4ds] %s\n' "$((SECONDS - start))" "$*"; }
+
+step "copy of the tracked files -> $src"
+mkdir -p "$src"
+# tar keeps the files' times, so an unchanged file does not rebuild next time
+(cd "$repo" && git ls-files -z | while IFS= read -r -d '' f; do
+     [ -f "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf -) | tar -xf - -C "$src"
+
+step "virtual environment $venv"
+if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, hypothesis, ml_dtypes" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    "$venv/bin/pip" install -q "setuptools>=77" "Cython>=3.0" "numpy>=2.0" \
+        "pytest>=7" "hypothesis>=6" "ml_dtypes>=0.4"
+fi
+py="$venv/bin/python"
+
+libasan="$(gcc -print-file-name=libasan.so)"
+libubsan="$(gcc -print-file-name=libubsan.so)"
+for lib in "$libasan" "$libubsan"; do
+    # -print-file-name echoes the bare name when it finds nothing
+    [ -f "$lib" ] || { echo "sanitize.sh: gcc has no $(basename "$lib")" >&2; exit 1; }
+done
+
+step "build with -fsanitize=address,undefined (jobs: $jobs)"
+san="-fsanitize=address,undefined -fno-omit-frame-pointer -g"
+(cd "$src" && CC=gcc CFLAGS="$san" LDFLAGS="$san" DNNL_PY_DEBUG=1 \
+    "$py" setup.py -q build_ext --inplace --parallel "$jobs")
+
+rm -rf "$logs"
+mkdir -p "$logs"
+export LD_PRELOAD="$libasan $libubsan"
+# detect_leaks: CPython frees little at exit; allocator_may_return_null: the
+# fuzzer asks for absurd sizes, which must be a MemoryError, not an ASan abort
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:log_path=$logs/asan:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0:log_path=$logs/ubsan"
+export PYTHONMALLOC=malloc
+export PYTHONPATH="$repo/tools"   # the plugin sanitize_alloc only; dnnl comes from $src
+export PYTHONDONTWRITEBYTECODE=1
+unset ONEDNN_MAX_CPU_ISA DNNL_MAX_CPU_ISA DNNL_ORACLE_VENV
+
+cd "$src"
+"$py" - "$src" <<'PY'
+import os, sys
+import dnnl
+assert os.path.dirname(dnnl.__file__) == os.path.join(sys.argv[1], "dnnl"), dnnl.__file__
+print("dnnl from", os.path.dirname(dnnl.__file__))
+PY
+
+kernel_tests=$("$py" -c "import sys; sys.path.insert(0, 'tests'); import test_isa; print(' '.join(test_isa.KERNEL_TESTS))")
+# level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
+levels=$("$py" - <<'PY'
+import dnnl._isa as I, dnnl._kernels as K
+built = [l for l in I.kernel_levels() if not l or K._level_file(l, "reorder")]
+print(" ".join(l or "baseline" for l in built))
+PY
+)
+echo "kernel levels this CPU runs: $levels"
+best=${levels%% *}
+
+failed=0
+run() {   # run <what> <cap or ""> pytest-args...
+    local what="$1" cap="$2"; shift 2
+    step "$what${cap:+ (ONEDNN_MAX_CPU_ISA=$cap)}"
+    local level
+    level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K, dnnl._kernels.reorder; print(K.level or 'baseline')")
+    echo "kernel level: $level"
+    ONEDNN_MAX_CPU_ISA="$cap" "$py" -m pytest -q -p sanitize_alloc -p no:cacheprovider \
+        -o addopts="" "$@" || failed=1
+}
+
+declare -A cap_of=([baseline]=sse41 [x86_64_v3]=avx2 [x86_64_v4]="")
+run "kernel tests, best level" "" $kernel_tests
+for level in $levels; do
+    [ "$level" = "$best" ] && continue
+    [ "$quick" = 1 ] && [ "$level" != baseline ] && continue
+    run "kernel tests, level $level" "${cap_of[$level]}" $kernel_tests
+done
+run "special values (numpy references)" "" tests/test_special_values.py
+DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests/test_fuzz_bad_input.py
+
+step "sanitizer reports"
+unset LD_PRELOAD
+reports=$(find "$logs" -type f | sort)
+if [ -n "$reports" ]; then
+    for f in $reports; do printf '\n--- %s\n' "$f"; cat "$f"; done
+    echo "sanitize.sh: $(echo "$reports" | wc -l) sanitizer report file(s)" >&2
+    failed=1
+else
+    echo "none"
+fi
+[ "$failed" = 0 ] && step "passed" || step "FAILED"
+exit "$failed"
