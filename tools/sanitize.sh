@@ -13,21 +13,25 @@
 # 2. makes a virtual environment $SANITIZE_DIR/venv with the build and test
 #    requirements from PyPI (kept between runs);
 # 3. builds the extensions in the copy with gcc's
-#    -fsanitize=address,undefined -fno-omit-frame-pointer -g and
+#    -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -g and
 #    DNNL_PY_DEBUG=1 (debug info, no stripping), all three kernel levels;
 # 4. runs pytest from the copy with libasan and libubsan preloaded into the
 #    interpreter (paths from `gcc -print-file-name`), PYTHONMALLOC=malloc
-#    and the plugin tools/sanitize_alloc.py (buffers that dnnl allocates end
+#    and the plugin tools/sanitize/sanitize_alloc.py (buffers that dnnl allocates end
 #    at their last byte, so a one-element overrun hits ASan's red zone):
 #      - KERNEL_TESTS of tests/test_isa.py at each kernel level, chosen with
 #        ONEDNN_MAX_CPU_ISA=sse41 (baseline), avx2 (x86_64_v3) and no cap
 #        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
 #        skipped with a message;
-#      - tests/test_special_values.py (NaN/inf/huge/subnormal data against the
-#        numpy references of dnnl.testing) at the best level (real oneDNN, the
-#        oracle of tests/conformance, does not load under ASan);
+#      - at the best level: tests/test_reorder.py, test_reorder_plan.py,
+#        test_edge_cases.py, test_bad_input.py (more callers of the same
+#        kernels) and test_special_values.py (NaN/inf/huge/subnormal data
+#        against the numpy references of dnnl.testing; real oneDNN, the oracle
+#        of tests/conformance, does not load under ASan);
 #      - tests/test_fuzz_bad_input.py with DNNL_FUZZ_CASES (default 100000) at
 #        the best level;
+#    Before the tests, two canaries (a planted overread, a planted signed
+#    overflow and NaN -> int) must be reported, or the run stops;
 # 5. fails if a test fails or if any sanitizer wrote a report: ASan and UBSan
 #    write to $SANITIZE_DIR/logs/{asan,ubsan}.<pid> (pytest would capture their
 #    stderr), and every such file is printed.
@@ -40,6 +44,7 @@
 # PYTEST_ADDOPTS (passed on, e.g. "-x -k name").
 set -euo pipefail
 
+main() {   # (all in a function: bash reads a script as it runs, an edit would derail it)
 quick=0
 for arg in "$@"; do
     case "$arg" in
@@ -82,20 +87,30 @@ for lib in "$libasan" "$libubsan"; do
     [ -f "$lib" ] || { echo "sanitize.sh: gcc has no $(basename "$lib")" >&2; exit 1; }
 done
 
-step "build with -fsanitize=address,undefined (jobs: $jobs)"
-san="-fsanitize=address,undefined -fno-omit-frame-pointer -g"
+# float-cast-overflow (a float -> int conversion out of range or of NaN) is
+# undefined behaviour that gcc's "undefined" group leaves out
+san="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -g"
+step "build with $san (jobs: $jobs)"
+# setuptools rebuilds on changed sources only: other flags need --force
+force=""
+[ "$(cat "$src/.sanitize-flags" 2>/dev/null)" = "$san" ] || force=--force
+rm -f "$src/.sanitize-flags"
 (cd "$src" && CC=gcc CFLAGS="$san" LDFLAGS="$san" DNNL_PY_DEBUG=1 \
-    "$py" setup.py -q build_ext --inplace --parallel "$jobs")
+    "$py" setup.py -q build_ext --inplace --parallel "$jobs" $force)
+echo "$san" > "$src/.sanitize-flags"
 
 rm -rf "$logs"
 mkdir -p "$logs"
 export LD_PRELOAD="$libasan $libubsan"
 # detect_leaks: CPython frees little at exit; allocator_may_return_null: the
 # fuzzer asks for absurd sizes, which must be a MemoryError, not an ASan abort
-export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:log_path=$logs/asan:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0:log_path=$logs/ubsan"
+asan="detect_leaks=0:allocator_may_return_null=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+ubsan="print_stacktrace=1:halt_on_error=0"
+export ASAN_OPTIONS="$asan:log_path=$logs/asan"
+export UBSAN_OPTIONS="$ubsan:log_path=$logs/ubsan"
 export PYTHONMALLOC=malloc
-export PYTHONPATH="$repo/tools"   # the plugin sanitize_alloc only; dnnl comes from $src
+# the plugin sanitize_alloc and sitecustomize (UBSan log file); dnnl comes from $src
+export PYTHONPATH="$repo/tools/sanitize"
 export PYTHONDONTWRITEBYTECODE=1
 unset ONEDNN_MAX_CPU_ISA DNNL_MAX_CPU_ISA DNNL_ORACLE_VENV
 
@@ -106,6 +121,39 @@ import dnnl
 assert os.path.dirname(dnnl.__file__) == os.path.join(sys.argv[1], "dnnl"), dnnl.__file__
 print("dnnl from", os.path.dirname(dnnl.__file__))
 PY
+
+step "canaries: the tools see a planted error and write their logs"
+# ASan: one byte read past a buffer that dnnl allocated (through the plugin's
+# allocator), with libc's memmove (intercepted by ASan)
+mkdir -p "$logs/canary"
+ASAN_OPTIONS="$asan:log_path=$logs/canary/asan" "$py" - <<'PY' && canary=missed || canary=caught
+import ctypes
+import dnnl, sanitize_alloc
+sanitize_alloc.install()
+m = dnnl.memory(dnnl.memory.desc([3, 5], "f32", "ab"), dnnl.engine(dnnl.engine.kind.cpu, 0))
+libc = ctypes.CDLL(None)
+libc.memmove.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+out = ctypes.create_string_buffer(64)
+libc.memmove(out, m.get_data_handle(), 60)      # the whole buffer: fine
+libc.memmove(out, m.get_data_handle(), 61)      # one byte more: ASan aborts here
+PY
+grep -qs "heap-buffer-overflow" "$logs"/canary/asan.* || canary="$canary, no report"
+[ "$canary" = caught ] || { echo "sanitize.sh: ASan canary $canary" >&2; exit 1; }
+# UBSan: a signed overflow and a NaN converted to int, in a small shared
+# library built with the same flags and called from Python as the kernels are
+printf '%s\n' '#include <math.h>' \
+    'int canary(int c) {' \
+    '    volatile int x = 2147483647; volatile float f = NAN;' \
+    '    x = x + c; return x == (int)f; }' > "$logs/canary/ub.c"
+gcc $san -shared -fPIC "$logs/canary/ub.c" -o "$logs/canary/ub.so"
+UBSAN_OPTIONS="$ubsan:log_path=$logs/canary/ubsan" "$py" -c \
+    "import ctypes, sys; ctypes.CDLL(sys.argv[1]).canary(1)" "$logs/canary/ub.so"
+for what in "signed integer overflow" "outside the range of representable values"; do
+    grep -qs "$what" "$logs"/canary/ubsan.* \
+        || { echo "sanitize.sh: UBSan canary missed ($what)" >&2; exit 1; }
+done
+echo "ASan and UBSan canaries caught"
+rm -rf "$logs/canary"
 
 kernel_tests=$("$py" -c "import sys; sys.path.insert(0, 'tests'); import test_isa; print(' '.join(test_isa.KERNEL_TESTS))")
 # level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
@@ -136,7 +184,11 @@ for level in $levels; do
     [ "$quick" = 1 ] && [ "$level" != baseline ] && continue
     run "kernel tests, level $level" "${cap_of[$level]}" $kernel_tests
 done
-run "special values (numpy references)" "" tests/test_special_values.py
+# more callers of the same kernels (the reorder API, layouts, edge cases,
+# bad input) and the special values against the numpy references
+run "reorder, edge cases, bad input, special values" "" tests/test_reorder.py \
+    tests/test_reorder_plan.py tests/test_edge_cases.py tests/test_bad_input.py \
+    tests/test_special_values.py
 DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests/test_fuzz_bad_input.py
 
 step "sanitizer reports"
@@ -151,3 +203,6 @@ else
 fi
 [ "$failed" = 0 ] && step "passed" || step "FAILED"
 exit "$failed"
+}
+
+main "$@"

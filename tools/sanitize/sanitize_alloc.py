@@ -8,11 +8,12 @@ that allocator with ``posix_memalign(64, nbytes)`` from the C library (which
 ASan intercepts): the block is exactly the buffer, followed by ASan's red zone.
 The block is freed when the last numpy view of it goes away.
 
-Loaded by ``tools/sanitize.sh`` as ``-p sanitize_alloc`` (tools/ on
+Loaded by ``tools/sanitize.sh`` as ``-p sanitize_alloc`` (tools/sanitize/ on
 PYTHONPATH); it refuses to load when no sanitizer runtime is in the process,
 so it cannot weaken an ordinary run by mistake.
 """
 import ctypes
+import importlib
 
 import numpy as np
 
@@ -60,9 +61,16 @@ def tight_aligned_bytes(nbytes):
     return arr
 
 
+def install():
+    """Make ``dnnl.memory`` allocate with :func:`tight_aligned_bytes`."""
+    # the module, not ``dnnl.memory``: that name is the class
+    module = importlib.import_module("dnnl.memory")
+    assert hasattr(module, "_aligned_bytes"), "dnnl.memory no longer has _aligned_bytes"
+    module._aligned_bytes = tight_aligned_bytes
+
+
 def pytest_configure(config):
     if not _asan_loaded():
         raise RuntimeError("sanitize_alloc: no AddressSanitizer runtime in this process "
                            "(run through tools/sanitize.sh)")
-    import dnnl.memory
-    dnnl.memory._aligned_bytes = tight_aligned_bytes
+    install()
