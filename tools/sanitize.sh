@@ -193,13 +193,21 @@ DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests
 
 step "sanitizer reports"
 unset LD_PRELOAD
-reports=$(find "$logs" -type f | sort)
+# allocator_may_return_null=1 still logs each refused allocation (the fuzzer's
+# absurd sizes, which dnnl reports as out_of_memory): a warning, not a report
+refused="WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]* bytes"
+n_refused=$(cat "$logs"/* 2>/dev/null | grep -c "$refused" || true)
+echo "refused allocations (expected, from the bad-input tests): $n_refused"
+reports=""
+for f in $(find "$logs" -type f | sort); do
+    grep -v -e "^==[0-9]*==$refused\$" -e '^$' "$f" | grep -q . && reports="$reports $f"
+done
 if [ -n "$reports" ]; then
     for f in $reports; do printf '\n--- %s\n' "$f"; cat "$f"; done
-    echo "sanitize.sh: $(echo "$reports" | wc -l) sanitizer report file(s)" >&2
+    echo "sanitize.sh: $(echo $reports | wc -w) sanitizer report file(s)" >&2
     failed=1
 else
-    echo "none"
+    echo "no sanitizer report"
 fi
 [ "$failed" = 0 ] && step "passed" || step "FAILED"
 exit "$failed"
