@@ -3,7 +3,7 @@
 # run the kernel, special-value and bad-input fuzz tests under them.
 #
 #     bash tools/sanitize.sh            # everything (about 13 minutes on 2 cores)
-#     bash tools/sanitize.sh --quick    # CI's subset (see below)
+#     bash tools/sanitize.sh --quick    # 2 kernel levels, fewer fuzz cases (about 9 minutes)
 #
 # What it does (docs/internals/sanitizers.md has the why):
 #
@@ -22,7 +22,7 @@
 #      - KERNEL_TESTS of tests/test_isa.py at each kernel level, chosen with
 #        ONEDNN_MAX_CPU_ISA=sse41 (baseline), avx2 (x86_64_v3) and no cap
 #        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
-#        skipped with a message;
+#        left out (the run prints the levels it found);
 #      - at the best level: tests/test_reorder.py, test_reorder_plan.py,
 #        test_edge_cases.py, test_bad_input.py (more callers of the same
 #        kernels) and test_special_values.py (NaN/inf/huge/subnormal data
@@ -37,7 +37,7 @@
 #    stderr), and every such file is printed.
 #
 # --quick: the kernel tests at the best level and at the baseline
-# only, the special values, and 20000 fuzz cases.
+# only, the other tests as above, and 20000 fuzz cases.
 #
 # Needs: git, gcc with libasan and libubsan, python3 with venv, PyPI.
 # Environment: SANITIZE_DIR, DNNL_FUZZ_CASES, SANITIZE_JOBS (build jobs, 2),
