@@ -36,6 +36,8 @@ def _asan_loaded():
 class _Block:
     """Owner of one C heap block; numpy arrays made from it keep it alive."""
 
+    address = None   # until the allocation succeeds (``__del__`` runs either way)
+
     def __init__(self, nbytes):
         p = ctypes.c_void_p()
         if _libc.posix_memalign(ctypes.byref(p), 64, nbytes) != 0 or not p.value:
@@ -45,7 +47,8 @@ class _Block:
                                     "typestr": "|u1", "version": 3}
 
     def __del__(self):
-        _libc.free(self.address)
+        if self.address:
+            _libc.free(self.address)
 
 
 def tight_aligned_bytes(nbytes):
