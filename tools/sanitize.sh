@@ -2,8 +2,8 @@
 # Build the extensions with AddressSanitizer + UndefinedBehaviorSanitizer and
 # run the kernel, special-value and bad-input fuzz tests under them.
 #
-#     bash tools/sanitize.sh            # everything (about 13 minutes on 2 cores)
-#     bash tools/sanitize.sh --quick    # 2 kernel levels, fewer fuzz cases (about 9 minutes)
+#     bash tools/sanitize.sh            # everything (10-12 minutes on 2 cores)
+#     bash tools/sanitize.sh --quick    # 2 kernel levels, fewer fuzz cases (about 8 minutes)
 #
 # What it does (docs/internals/sanitizers.md has the why):
 #
