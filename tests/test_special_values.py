@@ -7,6 +7,8 @@ numpy references in dnnl/testing/.
   -2147483648 and s8/u8/s4/u4 get 0, on every path (bit copy excepted: it
   never converts).
 """
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -30,6 +32,10 @@ def _reorder(x, ddt, stag="ab", dtag="ab", attr=None, args=None):
     src = dnnl.memory(dnnl.memory.desc(list(x.shape), "f32", stag), ENG)
     src.from_numpy(x)
     dst = dnnl.memory(dnnl.memory.desc(list(x.shape), ddt, dtag), ENG)
+    # a sum post-op reads the destination: give it defined bytes (1 in s8/u8,
+    # a NaN plus it is still NaN), not whatever the allocation held
+    # (valgrind's memcheck: a conditional jump on uninitialised values)
+    ctypes.memset(dst.get_data_handle(), 1, dst.get_desc().get_size())
     r = dnnl.reorder(src, dst, attr) if attr is not None else dnnl.reorder(src, dst)
     a = {FROM: src, TO: dst}
     a.update(args or {})

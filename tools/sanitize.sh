@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Build the extensions with AddressSanitizer + UndefinedBehaviorSanitizer and
+# run the kernel, special-value and bad-input fuzz tests under them.
+#
+#     bash tools/sanitize.sh            # everything (10-12 minutes on 2 cores)
+#     bash tools/sanitize.sh --quick    # 2 kernel levels, fewer fuzz cases (about 8 minutes)
+#
+# What it does (docs/internals/sanitizers.md has the why):
+#
+# 1. copies the checkout's tracked files (git ls-files, as they are on disk, so
+#    uncommitted edits are included) to $SANITIZE_DIR/src (default
+#    build/sanitize/src): the in-place build of the checkout is not touched;
+# 2. makes a virtual environment $SANITIZE_DIR/venv with the build and test
+#    requirements from PyPI (kept between runs);
+# 3. builds the extensions in the copy with gcc's
+#    -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -g and
+#    DNNL_PY_DEBUG=1 (debug info, no stripping), all three kernel levels;
+# 4. runs pytest from the copy with libasan and libubsan preloaded into the
+#    interpreter (paths from `gcc -print-file-name`), PYTHONMALLOC=malloc
+#    and the plugin tools/sanitize/sanitize_alloc.py (buffers that dnnl allocates end
+#    at their last byte, so a one-element overrun hits ASan's red zone):
+#      - KERNEL_TESTS of tests/test_isa.py at each kernel level, chosen with
+#        ONEDNN_MAX_CPU_ISA=sse41 (baseline), avx2 (x86_64_v3) and no cap
+#        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
+#        left out (the run prints the levels it found);
+#      - at the best level: tests/test_reorder.py, test_reorder_plan.py,
+#        test_edge_cases.py, test_bad_input.py (more callers of the same
+#        kernels) and test_special_values.py (NaN/inf/huge/subnormal data
+#        against the numpy references of dnnl.testing; real oneDNN, the oracle
+#        of tests/conformance, does not load under ASan);
+#      - tests/test_fuzz_bad_input.py with DNNL_FUZZ_CASES (default 100000) at
+#        the best level;
+#    Before the tests, two canaries (a planted overread, a planted signed
+#    overflow and NaN -> int) must be reported, or the run stops;
+# 5. fails if a test fails or if any sanitizer wrote a report: ASan and UBSan
+#    write to $SANITIZE_DIR/logs/{asan,ubsan}.<pid> (pytest would capture their
+#    stderr), and every such file is printed.
+#
+# --quick: the kernel tests at the best level and at the baseline
+# only, the other tests as above, and 20000 fuzz cases.
+#
+# Needs: git, gcc with libasan and libubsan, python3 with venv, PyPI.
+# Environment: SANITIZE_DIR, DNNL_FUZZ_CASES, SANITIZE_JOBS (build jobs, 2),
+# PYTEST_ADDOPTS (passed on, e.g. "-x -k name").
+set -euo pipefail
+
+main() {   # (all in a function: bash reads a script as it runs, an edit would derail it)
+quick=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "sanitize.sh: unknown argument $arg" >&2; exit 2 ;;
+    esac
+done
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${SANITIZE_DIR:-$repo/build/sanitize}"
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+src="$dir/src" venv="$dir/venv" logs="$dir/logs"
+jobs="${SANITIZE_JOBS:-2}"
+fuzz_cases="${DNNL_FUZZ_CASES:-$([ "$quick" = 1 ] && echo 20000 || echo 100000)}"
+start=$SECONDS
+
+step() { printf '\n=== [%4ds] %s\n' "$((SECONDS - start))" "$*"; }
+
+step "copy of the tracked files -> $src"
+mkdir -p "$src"
+# tar keeps the files' times, so an unchanged file does not rebuild next time
+(cd "$repo" && git ls-files -z | while IFS= read -r -d '' f; do
+     [ -f "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf -) | tar -xf - -C "$src"
+
+step "virtual environment $venv"
+if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, hypothesis, ml_dtypes" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    "$venv/bin/pip" install -q "setuptools>=77" "Cython>=3.0" "numpy>=2.0" \
+        "pytest>=7" "hypothesis>=6" "ml_dtypes>=0.4"
+fi
+py="$venv/bin/python"
+
+libasan="$(gcc -print-file-name=libasan.so)"
+libubsan="$(gcc -print-file-name=libubsan.so)"
+for lib in "$libasan" "$libubsan"; do
+    # -print-file-name echoes the bare name when it finds nothing
+    [ -f "$lib" ] || { echo "sanitize.sh: gcc has no $(basename "$lib")" >&2; exit 1; }
+done
+
+# float-cast-overflow (a float -> int conversion out of range or of NaN) is
+# undefined behaviour that gcc's "undefined" group leaves out
+san="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -g"
+step "build with $san (jobs: $jobs)"
+# setuptools rebuilds on changed sources only: other flags need --force
+force=""
+[ "$(cat "$src/.sanitize-flags" 2>/dev/null)" = "$san" ] || force=--force
+rm -f "$src/.sanitize-flags"
+(cd "$src" && CC=gcc CFLAGS="$san" LDFLAGS="$san" DNNL_PY_DEBUG=1 \
+    "$py" setup.py -q build_ext --inplace --parallel "$jobs" $force)
+echo "$san" > "$src/.sanitize-flags"
+
+rm -rf "$logs"
+mkdir -p "$logs"
+export LD_PRELOAD="$libasan $libubsan"
+# detect_leaks: CPython frees little at exit; allocator_may_return_null: the
+# fuzzer asks for absurd sizes, which must be a MemoryError, not an ASan abort
+asan="detect_leaks=0:allocator_may_return_null=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+ubsan="print_stacktrace=1:halt_on_error=0"
+export ASAN_OPTIONS="$asan:log_path=$logs/asan"
+export UBSAN_OPTIONS="$ubsan:log_path=$logs/ubsan"
+export PYTHONMALLOC=malloc
+# the plugin sanitize_alloc and sitecustomize (UBSan log file); dnnl comes from $src
+export PYTHONPATH="$repo/tools/sanitize"
+export PYTHONDONTWRITEBYTECODE=1
+unset ONEDNN_MAX_CPU_ISA DNNL_MAX_CPU_ISA DNNL_ORACLE_VENV
+
+cd "$src"
+"$py" - "$src" <<'PY'
+import os, sys
+import dnnl
+assert os.path.dirname(dnnl.__file__) == os.path.join(sys.argv[1], "dnnl"), dnnl.__file__
+print("dnnl from", os.path.dirname(dnnl.__file__))
+PY
+
+step "canaries: the tools see a planted error and write their logs"
+# ASan: one byte read past a buffer that dnnl allocated (through the plugin's
+# allocator), with libc's memmove (intercepted by ASan)
+mkdir -p "$logs/canary"
+ASAN_OPTIONS="$asan:log_path=$logs/canary/asan" "$py" - <<'PY' && canary=missed || canary=caught
+import ctypes
+import dnnl, sanitize_alloc
+sanitize_alloc.install()
+m = dnnl.memory(dnnl.memory.desc([3, 5], "f32", "ab"), dnnl.engine(dnnl.engine.kind.cpu, 0))
+libc = ctypes.CDLL(None)
+libc.memmove.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+out = ctypes.create_string_buffer(64)
+libc.memmove(out, m.get_data_handle(), 60)      # the whole buffer: fine
+libc.memmove(out, m.get_data_handle(), 61)      # one byte more: ASan aborts here
+PY
+grep -qs "heap-buffer-overflow" "$logs"/canary/asan.* || canary="$canary, no report"
+[ "$canary" = caught ] || { echo "sanitize.sh: ASan canary $canary" >&2; exit 1; }
+# UBSan: a signed overflow and a NaN converted to int, in a small shared
+# library built with the same flags and called from Python as the kernels are
+printf '%s\n' '#include <math.h>' \
+    'int canary(int c) {' \
+    '    volatile int x = 2147483647; volatile float f = NAN;' \
+    '    x = x + c; return x == (int)f; }' > "$logs/canary/ub.c"
+gcc $san -shared -fPIC "$logs/canary/ub.c" -o "$logs/canary/ub.so"
+UBSAN_OPTIONS="$ubsan:log_path=$logs/canary/ubsan" "$py" -c \
+    "import ctypes, sys; ctypes.CDLL(sys.argv[1]).canary(1)" "$logs/canary/ub.so"
+for what in "signed integer overflow" "outside the range of representable values"; do
+    grep -qs "$what" "$logs"/canary/ubsan.* \
+        || { echo "sanitize.sh: UBSan canary missed ($what)" >&2; exit 1; }
+done
+echo "ASan and UBSan canaries caught"
+rm -rf "$logs/canary"
+
+kernel_tests=$("$py" -c "import sys; sys.path.insert(0, 'tests'); import test_isa; print(' '.join(test_isa.KERNEL_TESTS))")
+# level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
+levels=$("$py" - <<'PY'
+import dnnl._isa as I, dnnl._kernels as K
+built = [l for l in I.kernel_levels() if not l or K._level_file(l, "reorder")]
+print(" ".join(l or "baseline" for l in built))
+PY
+)
+echo "kernel levels this CPU runs: $levels"
+best=${levels%% *}
+
+failed=0
+run() {   # run <what> <cap or ""> pytest-args...
+    local what="$1" cap="$2"; shift 2
+    step "$what${cap:+ (ONEDNN_MAX_CPU_ISA=$cap)}"
+    local level
+    level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K, dnnl._kernels.reorder; print(K.level or 'baseline')")
+    echo "kernel level: $level"
+    ONEDNN_MAX_CPU_ISA="$cap" "$py" -m pytest -q -p sanitize_alloc -p no:cacheprovider \
+        -o addopts="" "$@" || failed=1
+}
+
+declare -A cap_of=([baseline]=sse41 [x86_64_v3]=avx2 [x86_64_v4]="")
+run "kernel tests, best level" "" $kernel_tests
+for level in $levels; do
+    [ "$level" = "$best" ] && continue
+    [ "$quick" = 1 ] && [ "$level" != baseline ] && continue
+    run "kernel tests, level $level" "${cap_of[$level]}" $kernel_tests
+done
+# more callers of the same kernels (the reorder API, layouts, edge cases,
+# bad input) and the special values against the numpy references
+run "reorder, edge cases, bad input, special values" "" tests/test_reorder.py \
+    tests/test_reorder_plan.py tests/test_edge_cases.py tests/test_bad_input.py \
+    tests/test_special_values.py
+DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests/test_fuzz_bad_input.py
+
+step "sanitizer reports"
+unset LD_PRELOAD
+# allocator_may_return_null=1 still logs each refused allocation (the fuzzer's
+# absurd sizes, which dnnl reports as out_of_memory): a warning, not a report
+refused="WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]* bytes"
+n_refused=$(cat "$logs"/* 2>/dev/null | grep -c "$refused" || true)
+echo "refused allocations (expected, from the bad-input tests): $n_refused"
+reports=""
+for f in $(find "$logs" -type f | sort); do
+    grep -v -e "^==[0-9]*==$refused\$" -e '^$' "$f" | grep -q . && reports="$reports $f"
+done
+if [ -n "$reports" ]; then
+    for f in $reports; do printf '\n--- %s\n' "$f"; cat "$f"; done
+    echo "sanitize.sh: $(echo $reports | wc -w) sanitizer report file(s)" >&2
+    failed=1
+else
+    echo "no sanitizer report"
+fi
+[ "$failed" = 0 ] && step "passed" || step "FAILED"
+exit "$failed"
+}
+
+main "$@"
