@@ -13,8 +13,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # this checkout's dnnl when it is built in place, else the one installed
-if any(f.startswith("_constants.") and f.endswith((".so", ".pyd"))
-       for f in os.listdir(os.path.join(ROOT, "dnnl"))):
+_SRC = os.path.join(ROOT, "dnnl")
+if os.path.isdir(_SRC) and any(f.startswith("_constants.") and f.endswith((".so", ".pyd"))
+                               for f in os.listdir(_SRC)):
     sys.path.insert(0, ROOT)
 
 import dnnl  # noqa: E402
