@@ -68,8 +68,9 @@ def isa_in_use(dnnl):
     return text
 
 
-# Written over before each sample of a large row: more than any L3 here.
-EVICT = np.ones(16 << 20, np.float32)
+# Written over before each sample of a large row: more than any L3 here
+# (made at the first sample, not at import: ab.py imports this module).
+_EVICT = []
 
 
 def settle():
@@ -79,7 +80,9 @@ def settle():
     from L3), and the threads asleep (several OpenMP runtimes, ours,
     PyTorch's, oneDNN's, share the cores: the last one's spinning threads
     must not steal them)."""
-    EVICT.__iadd__(1.0)
+    if not _EVICT:
+        _EVICT.append(np.ones(16 << 20, np.float32))
+    np.add(_EVICT[0], 1.0, out=_EVICT[0])
     time.sleep(0.003)
 
 

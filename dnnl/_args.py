@@ -16,6 +16,7 @@ import numpy as np
 from dnnl._error import wrong_type
 
 _SHOWN = 6      # elements of a long sequence a message shows
+_SEQUENCES = (list, tuple, range)
 
 
 def short(value):
@@ -96,9 +97,11 @@ def integers(values, what):
                              " with shape %s" % (what, values.dtype, values.shape))
         return tuple(int(v) for v in values.tolist())
     # a dict iterates over its keys, a set in no order: neither is a list of
-    # dims, strides, offsets or indices
-    if isinstance(values, (str, bytes, bytearray, Mapping, AbstractSet)) \
-            or not hasattr(values, "__len__") or not hasattr(values, "__getitem__"):
+    # dims, strides, offsets or indices (the common types skip the slower
+    # abstract-class checks)
+    if type(values) not in _SEQUENCES and (
+            isinstance(values, (str, bytes, bytearray, Mapping, AbstractSet))
+            or not hasattr(values, "__len__") or not hasattr(values, "__getitem__")):
         raise wrong_type("%s must be a sequence of integers, not %s (%s)"
                          % (what, a_type(values), short(values)))
     out = []

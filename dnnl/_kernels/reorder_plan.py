@@ -203,13 +203,17 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
         loop.insert(0, [1, [0] * 6])
     sizes = [size for size, _ in loop]
     tables = [[entry[k] for _, entry in loop] if k in used else None for k in range(6)]
-    esize = 0 if src_md.data_type in _dtypes.SUB_BYTE else _dtypes.size(src_md.data_type)
     from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
-    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
+    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert,
+                esize=_element_bytes(src_md),
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
                 pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,
-                pad_esize=(0 if dst_md.data_type in _dtypes.SUB_BYTE
-                           else _dtypes.size(dst_md.data_type)))
+                pad_esize=_element_bytes(dst_md))
+
+
+def _element_bytes(md):
+    """Bytes of one element of ``md``, 0 for the 4-bit types (nibbles)."""
+    return 0 if md.data_type in _dtypes.SUB_BYTE else _dtypes.size(md.data_type)
 
 
 def _pad_boxes(md):

@@ -283,7 +283,7 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     output row with the loops inline (the restrict-qualified C row kernels
     inline here and vectorise over channels). The linear kernels return
     what tells whether they stored an inf/NaN, reported in ``nonfinite``."""
-    cdef int64_t ow, C, sbase, dbase, h0, h1
+    cdef int64_t ow, C, sbase, dbase, h0, h1, w0, w1
     cdef const float* src = <const float*>p.src
     cdef float* dst = <float*>p.dst
     cdef float* o
@@ -310,16 +310,18 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
         pf1 = <uintptr_t>(src + h1 + p.s0[2][0]) + AHEAD
         for ow in range(p.OW):
             o = dst + dbase + p.dS[2][ow]
-            pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + p.s1[2][ow] + C) + AHEAD)
-            pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + p.s1[2][ow] + C) + AHEAD)
+            w0 = p.s0[2][ow]
+            w1 = p.s1[2][ow]
+            pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + w1 + C) + AHEAD)
+            pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + w1 + C) + AHEAD)
             if p.stream and rs_nt_ok(o, C):
-                bad |= rs_bilerp_px_nt(o, src + h0 + p.s0[2][ow], src + h0 + p.s1[2][ow],
-                                       src + h1 + p.s0[2][ow], src + h1 + p.s1[2][ow],
-                                       p.wl[1][oh], p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], C)
+                bad |= rs_bilerp_px_nt(o, src + h0 + w0, src + h0 + w1, src + h1 + w0,
+                                       src + h1 + w1, p.wl[1][oh], p.wr[1][oh],
+                                       p.wl[2][ow], p.wr[2][ow], C)
             else:
-                bad |= rs_bilerp_px(o, src + h0 + p.s0[2][ow], src + h0 + p.s1[2][ow],
-                                    src + h1 + p.s0[2][ow], src + h1 + p.s1[2][ow],
-                                    p.wl[1][oh], p.wr[1][oh], p.wl[2][ow], p.wr[2][ow], C)
+                bad |= rs_bilerp_px(o, src + h0 + w0, src + h0 + w1, src + h1 + w0,
+                                    src + h1 + w1, p.wl[1][oh], p.wr[1][oh],
+                                    p.wl[2][ow], p.wr[2][ow], C)
         if p.stream:
             rs_sfence()
     if p.nonfinite != NULL and bad & 0x80000000u:
