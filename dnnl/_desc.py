@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from dnnl import _args, _dtypes, _format, _tags
+from dnnl import _args, _dtypes, _format, _keys, _tags
 from dnnl._enums import data_type, format_kind, format_tag
 from dnnl._error import invalid, unimpl, wrong_type
 
@@ -63,7 +63,7 @@ class desc:
 
     __slots__ = ("ndims", "dims", "data_type", "padded_dims", "padded_offsets",
                  "offset0", "format_kind", "strides", "inner_blks", "inner_idxs",
-                 "_hash", "_token")     # _token: the primitive cache's, for equal mds
+                 "_hash", "_token")     # _token: see cache_key
 
     def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
         dims = () if dims is None else _ints(dims, "dims")
@@ -250,6 +250,15 @@ class desc:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash(_equality_key(self)))
         return self._hash
+
+    def cache_key(self):
+        """The primitive cache's key of this descriptor: a token, the same
+        object for equal descriptors (found once, then kept)."""
+        tok = self._token
+        if tok is None:
+            tok = _keys.token(self)
+            object.__setattr__(self, "_token", tok)
+        return tok
 
     def __reduce__(self):
         return (desc._make, (self.ndims, self.dims, self.data_type, self.padded_dims,

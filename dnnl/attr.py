@@ -24,13 +24,13 @@ primitive reads:
 import collections
 import functools
 import math
-import os
 import struct
 import types
 
 import numpy as np
 
-from dnnl import _args, _format
+from dnnl import _args, _format, _keys
+from dnnl._settings import settings
 from dnnl._dtypes import as_data_type
 from dnnl._enums import (C, accumulation_mode, algorithm, data_type, fpmath_mode,
                          primitive_kind, quantization_mode, rounding_mode,
@@ -270,19 +270,6 @@ def _check_groups(mask, groups, is_on_host):
 
 
 # ------------------------------------------------------------ fpmath default
-_FPMATH_NAMES = {"strict": fpmath_mode.strict, "bf16": fpmath_mode.bf16,
-                 "f16": fpmath_mode.f16, "tf32": fpmath_mode.tf32, "any": fpmath_mode.any}
-_default_fpmath = None
-
-
-def _env_fpmath():
-    for var in ("ONEDNN_DEFAULT_FPMATH_MODE", "DNNL_DEFAULT_FPMATH_MODE"):
-        val = os.environ.get(var)
-        if val:
-            return _FPMATH_NAMES.get(val.strip().lower(), fpmath_mode.strict)
-    return fpmath_mode.strict
-
-
 def get_default_fpmath_mode():
     """The fpmath mode new attributes start with (``dnnl_get_default_fpmath_mode``).
 
@@ -293,10 +280,7 @@ def get_default_fpmath_mode():
     >>> get_default_fpmath_mode() in set(fpmath_mode)
     True
     """
-    global _default_fpmath
-    if _default_fpmath is None:
-        _default_fpmath = _env_fpmath()
-    return _default_fpmath
+    return settings.fpmath_default()
 
 
 def set_default_fpmath_mode(mode):
@@ -313,8 +297,7 @@ def set_default_fpmath_mode(mode):
     <fpmath_mode.bf16: 1>
     >>> _ = set_default_fpmath_mode(old)
     """
-    global _default_fpmath
-    _default_fpmath = _enum(fpmath_mode, mode, "fpmath mode")
+    settings.default_fpmath_mode = _enum(fpmath_mode, mode, "fpmath mode")
     return status.success
 
 
@@ -390,6 +373,26 @@ def _check_binary_md(md, what):
 
 
 # ------------------------------------------------------------------- post_ops
+_NAN = ("nan",)     # every NaN parameter the same in a key, as _feq says
+
+
+def _value_key(v):
+    """A hashable stand-in for one attribute field: tuples, namedtuples (by
+    type) and dicts (sorted) taken apart, NaN made equal to NaN."""
+    t = type(v)
+    if t is float:
+        return _NAN if v != v else v
+    if t is dict:
+        return (dict, tuple(sorted((k, _value_key(x)) for k, x in v.items())))
+    if t is list or t is tuple:
+        return (t, tuple([_value_key(x) for x in v]))
+    if isinstance(v, tuple):       # the entries: a sum and an eltwise may hold equal numbers
+        return (t, tuple([_value_key(x) for x in v]))
+    if t is post_ops:
+        return v.cache_key()
+    return v
+
+
 class post_ops:
     """An ordered chain of post-operations (``dnnl::post_ops``).
 
@@ -464,6 +467,11 @@ class post_ops:
 
     def has_default_values(self):
         return not self._entries
+
+    def cache_key(self):
+        """The post-ops as a hashable value, for the primitive cache: equal
+        for equal post-ops (NaN parameters included), different otherwise."""
+        return tuple([_value_key(e) for e in self._entries])
 
     def _append(self, entry):
         if len(self._entries) >= POST_OPS_LIMIT:
@@ -810,6 +818,20 @@ class primitive_attr:
         return r if r is NotImplemented else not r
 
     __hash__ = None
+
+    def cache_key(self):
+        """The primitive cache's key of these attributes: a token, the same
+        object for equal attributes, kept until the next setter call. Made
+        of every field (``__slots__``), so a new field cannot be left out."""
+        key = self._key
+        if key is None:
+            value = tuple([_value_key(getattr(self, n)) for n in _KEYED_FIELDS])
+            try:
+                key = _keys.token(value)
+            except TypeError:       # a field that does not hash: compare by ==
+                key = _UnhashableAttrKey(self)
+            self._key = key
+        return key
 
     def __repr__(self):
         return "<dnnl.primitive_attr %s>" % (self.to_str() or "default")
@@ -1180,3 +1202,24 @@ class primitive_attr:
         if self._dropout is None:
             return (None, data_type.undef, False, False)
         return self._dropout
+
+
+_KEYED_FIELDS = tuple(n for n in primitive_attr.__slots__ if n != "_key")
+
+
+class _UnhashableAttrKey:
+    """The key of attributes with a field that does not hash: a frozen copy
+    compared by oneDNN's attribute equality, with a cheap hash."""
+
+    __slots__ = ("_attr", "_hash")
+
+    def __init__(self, attr):
+        self._attr = attr.copy()
+        self._hash = hash((len(attr._scales), len(attr._zero_points),
+                           len(attr._post_ops), int(attr._fpmath)))
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        return type(other) is _UnhashableAttrKey and self._attr == other._attr

@@ -33,7 +33,12 @@ class engine:
                           % (index, kind.name))
         self._kind = kind
         self._index = index
-        self._key = ("engine", int(kind), index)     # the primitive cache's token
+        self._key = ("engine", int(kind), index)
+
+    def cache_key(self):
+        """The primitive cache's key: kind and index, as oneDNN's engine id
+        (equal engines share cached primitives)."""
+        return self._key
 
     @staticmethod
     def get_count(kind):

@@ -225,6 +225,11 @@ class memory:
     def get_engine(self):
         return self._engine
 
+    def cache_key(self):
+        """What a primitive made from this memory depends on (its engine and
+        descriptor), for the primitive cache; never its buffer."""
+        return (self._engine.cache_key(), self._md.cache_key())
+
     @property
     def nbytes(self):
         """Bytes from the handle to the end of the layout (``offset0`` included)."""

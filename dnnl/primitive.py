@@ -49,6 +49,43 @@ def copy_attr(attr):
     return attr.copy()
 
 
+_UNBUILT = object()
+
+
+class plans:
+    """The kernel plans a primitive descriptor has built, by the mds they run
+    (``None``: its declared mds). One object per created descriptor, shared
+    on purpose by every descriptor the primitive cache serves from its entry,
+    so the plan the first primitive builds serves them all (plans are
+    read-only: each kernel copies its parameters before it runs)."""
+
+    __slots__ = ("declared", "_by_mds")
+    LIMIT = 64      # plans of runtime-dim shapes kept at most (then forgotten)
+
+    def __init__(self):
+        self.declared = _UNBUILT    # read by _execute without a call
+        self._by_mds = {}
+
+    def built(self):
+        """The keys of the plans built so far (None: the declared mds')."""
+        return ([] if self.declared is _UNBUILT else [None]) + list(self._by_mds)
+
+    def get(self, mds, build):
+        """The plan for ``mds``, made by ``build(mds)`` at first use (a
+        thread that races another builds it twice; both are equal)."""
+        if mds is None:
+            plan = self.declared
+            if plan is _UNBUILT:
+                plan = self.declared = build(None)
+            return plan
+        plan = self._by_mds.get(mds, _UNBUILT)
+        if plan is _UNBUILT:
+            if len(self._by_mds) >= self.LIMIT:
+                self._by_mds.clear()
+            plan = self._by_mds[mds] = build(mds)
+        return plan
+
+
 class exec_arg(tuple):
     """One declared execution argument: ``(arg, md, usage, name)``.
 
@@ -70,6 +107,7 @@ class primitive_desc:
     _decl = ()
     _unprepared = False     # True until _prepare() has built the kernel plan
     _cache_entry = None     # its primitive-cache entry (set by _cache)
+    _cache_key = None       # that entry's key
     _cache_hit = False      # whether the next primitive from it is a cache hit
 
     def _create(self, allow_empty, init, args):
@@ -93,6 +131,7 @@ class primitive_desc:
         self._engine = aengine
         self._attr = copy_attr(attr)
         self._mds = mds
+        self._plans = plans()
         if _verbose.create_on:
             self._vt0 = time.perf_counter()
 
@@ -107,12 +146,28 @@ class primitive_desc:
         self._decl = tuple(args)
 
     def _prepare(self):
-        """Build what the kernel needs before it runs (its plan), as oneDNN
-        generates its code when the primitive is created; ``_execute``
-        still builds it lazily for a descriptor that never made a primitive."""
+        """Build the plan of the declared mds, as oneDNN generates its code
+        when the primitive is created; ``_execute`` still builds it at first
+        use for a descriptor that never made a primitive."""
+        self._plan()
         self._unprepared = False
 
-    # -- the seam: subclasses implement these two ---------------------------------
+    def _plan(self, mds=None):
+        """The kernel plan for memories of ``mds`` (a subclass's key of the
+        runtime mds; None: the declared ones), or None when nothing runs."""
+        return self._plans.get(mds, self._build_plan)
+
+    def cache_key(self):
+        """The key of the primitive-cache entry this descriptor made or came
+        from (None when it is not cached): a hint's part of another key."""
+        return self._cache_key
+
+    # -- the seam: subclasses implement these three -------------------------------
+    def _build_plan(self, mds):
+        """Build the kernel plan for ``mds`` (see :meth:`_plan`); None when
+        there is nothing to run."""
+        raise NotImplementedError
+
     def _execute(self, mems):
         """Run the kernel on the bound memories (``_decl`` order); returns
         the plan that ran (None when nothing ran)."""
@@ -243,8 +298,8 @@ class primitive:
         # still there (a second primitive from one descriptor)
         hit = pd._cache_hit
         entry = pd._cache_entry
-        if entry is not None and hit is not entry[3]:
-            pd._cache_hit = entry[3]
+        if entry is not None and hit is not entry.alive:
+            pd._cache_hit = entry.alive
         if _verbose.create_on:
             t0 = pd.__dict__.pop("_vt0", None)
             _verbose.on_create(pd, time.perf_counter() - t0 if t0 is not None else 0.0, hit)

@@ -21,8 +21,9 @@ from dnnl._kernels.reorder_plan import build_plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
 from dnnl.memory import _row_major, memory
-from dnnl.primitive import (ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT, exec_arg,
-                            primitive, primitive_desc)
+from dnnl._settings import settings
+from dnnl.primitive import (_UNBUILT, ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT,
+                            exec_arg, primitive, primitive_desc)
 
 dt = data_type
 ARG_FROM = C["DNNL_ARG_FROM"]
@@ -82,10 +83,6 @@ def _similar(a, b):
             and tuple(a.inner_idxs) == tuple(b.inner_idxs)
             and tuple(a.padded_dims) == tuple(b.padded_dims)
             and tuple(a.padded_offsets) == tuple(b.padded_offsets))
-
-
-#: Build element-by-element plans without any fast path (for tests).
-GENERIC_PLANS = False
 
 
 def _validate(src_md, dst_md, attr):
@@ -227,8 +224,6 @@ class reorder(primitive):
                              or any(q is not None for q in self._quant))
             self._runtime = (src_md.has_runtime_dims_or_strides()
                              or dst_md.has_runtime_dims_or_strides())
-            self._plans = {}    # built by the primitive: the descriptor costs no per-index work
-            self._plan0 = None  # the plan of the declared mds, once built
             self._unprepared = not self._runtime and not _empty(src_md)
             # runtime dims: any memory binds; _execute checks it fits
             decl = [exec_arg(ARG_FROM, None if self._runtime else src_md, INPUT,
@@ -240,30 +235,27 @@ class reorder(primitive):
                     decl.append(exec_arg(arg, None, INPUT, what))
             self._declare(decl)
 
-        def _plan(self, src_md, dst_md):
-            return build_plan(src_md, dst_md, self._quant, self._convert, GENERIC_PLANS)
-
-        def _prepare(self):
-            if self._plan0 is None:
-                self._plan_of(self._src_md, self._dst_md)
-            self._unprepared = False
-
-        def _plan_for(self, src_md, dst_md):
-            key = (src_md, dst_md)
-            plan = self._plans.get(key)
-            if plan is None:
-                if len(self._plans) > 64:
-                    self._plans.clear()
-                plan = self._plans[key] = self._plan(src_md, dst_md)
-            return plan
+        def _build_plan(self, mds):
+            """The plan for (src md, dst md) ``mds`` (None: the declared
+            ones); None when there are no elements, as oneDNN does nothing."""
+            src_md, dst_md = (self._src_md, self._dst_md) if mds is None else mds
+            if _empty(src_md):
+                return None
+            return build_plan(src_md, dst_md, self._quant, self._convert,
+                              settings.generic_reorder_plans)
 
         def _execute(self, mems):
             src, dst = mems[0], mems[1]
-            plan = self._plan0
+            if self._runtime:   # any memory bound: check that it fits
+                _check_runtime(self._src_md, src._md, "src")
+                _check_runtime(self._dst_md, dst._md, "dst")
+                plan = self._plan((src._md, dst._md))
+            else:
+                plan = self._plans.declared
+                if plan is _UNBUILT:
+                    plan = self._plan()
             if plan is None:
-                plan = self._plan_of(src._md, dst._md)
-                if plan is None:
-                    return None
+                return None
             if not self._convert:
                 plan.run(src._address, dst._address)
                 return plan
@@ -280,18 +272,6 @@ class reorder(primitive):
                      self._beta)
             return plan
 
-        def _plan_of(self, smd, dmd):
-            """The plan for memories of ``smd`` / ``dmd`` (runtime dims), or
-            of the declared mds, built at first use; None for no elements."""
-            if self._runtime:
-                _check_runtime(self._src_md, smd, "src")
-                _check_runtime(self._dst_md, dmd, "dst")
-                return None if _empty(smd) else self._plan_for(smd, dmd)
-            if _empty(self._src_md):    # zero elements: nothing to do, as oneDNN
-                return None
-            self._plan0 = self._plan_for(self._src_md, self._dst_md)
-            return self._plan0
-
         def exec_impl_str(self, mds=None):
             """``cython:copy``, ``cython:tile`` or ``cython:convert``: the kernel
             path for these src / dst mds (``impl_info_str()`` until a runtime-dim
@@ -302,7 +282,8 @@ class reorder(primitive):
             if (src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides()
                     or _empty(src_md)):
                 return self._impl
-            return "cython:" + self._plan_for(src_md, dst_md).path
+            return "cython:" + self._plan(None if src_md is self._src_md and dst_md is self._dst_md
+                                          else (src_md, dst_md)).path
 
         def get_src_engine(self):
             return self._src_engine

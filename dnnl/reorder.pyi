@@ -20,7 +20,6 @@ DIRECT_COPY_ONLY: frozenset[tuple[data_type, data_type]]
 QUANT_ARGS: tuple[int, ...]
 QUANT_NAMES: tuple[str, ...]
 QUANT_DTYPES: tuple[type, ...]
-GENERIC_PLANS: bool
 
 def build_plan(src_md: desc, dst_md: desc, quant: Any, convert: bool,
                generic: bool = ...) -> Any: ...

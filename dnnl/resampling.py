@@ -37,7 +37,7 @@ from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are 
     nearest_indices)
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl.engine import engine
-from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
+from dnnl.primitive import _UNBUILT, INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]
 
@@ -203,27 +203,14 @@ class _resampling_pd(primitive_desc):
     kind = primitive_kind.resampling
     _impl = "ref:any"
 
-    @property
-    def _plan(self):
-        """The kernel plan (None for an empty problem), built when the
-        primitive is created (or at first use): its tables grow with the
-        output, so the descriptor's creation does not build them."""
-        plan = self.__dict__.get("_plan_built", False)
-        if plan is False:
-            plan = self._plan_built = None if self._noop else self._build_plan()
-        return plan
-
-    def _prepare(self):
-        self._plan      # noqa: B018 (builds it)
-        self._unprepared = False
-
     def get_prop_kind(self):
         return self._prop
 
     def exec_impl_str(self, mds=None):
         """``cython:rows``, ``cython:channels``, ``cython:rows+copy`` or
         ``cython:channels+copy``."""
-        return self._impl if self._plan is None else "cython:" + self._plan.path
+        plan = self._plan()
+        return self._impl if plan is None else "cython:" + plan.path
 
     def any_mds(self):
         """The ``(src, dst)`` (forward) or ``(diff_src, diff_dst)`` flags of
@@ -368,7 +355,10 @@ class resampling_forward(primitive):
                                       "DNNL_ARG_ATTR_MULTIPLE_POST_OP(%d) | DNNL_ARG_SRC_1" % i)
                              for i, md in self._binary])
 
-        def _build_plan(self):
+        def _build_plan(self, mds):
+            """The plan of the declared mds (resampling has no runtime dims)."""
+            if self._noop:
+                return None
             return fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
 
         def _execute(self, mems):
@@ -379,7 +369,9 @@ class resampling_forward(primitive):
                 src1 = [None] * len(self._entries)
                 for (i, _), m in zip(self._binary, mems[2:]):
                     src1[i] = m._address
-            plan = self._plan
+            plan = self._plans.declared
+            if plan is _UNBUILT:
+                plan = self._plan()
             plan.run(mems[0]._address, mems[1]._address, src1)
             return plan
 
@@ -467,13 +459,18 @@ class resampling_backward(primitive):
             self._declare([exec_arg(ARG_DIFF_DST, dd_md, INPUT, "DNNL_ARG_DIFF_DST"),
                            exec_arg(ARG_DIFF_SRC, ds_md, OUTPUT, "DNNL_ARG_DIFF_SRC")])
 
-        def _build_plan(self):
+        def _build_plan(self, mds):
+            """The plan of the declared mds (resampling has no runtime dims)."""
+            if self._noop:
+                return None
             return bwd_plan(self._alg, self._ds_md, self._dd_md)
 
         def _execute(self, mems):
             if self._noop:
                 return None
-            plan = self._plan
+            plan = self._plans.declared
+            if plan is _UNBUILT:
+                plan = self._plan()
             plan.run(mems[0]._address, mems[1]._address)
             return plan
 

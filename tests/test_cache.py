@@ -172,7 +172,7 @@ def test_implementation_switch_is_part_of_the_key():
     with T.generic_plans():
         pd_generic = _reorder_pd()
     assert _cache.stats()["hits"] == 0
-    plan = lambda pd: pd._plan_for(pd._src_md, pd._dst_md)   # noqa: E731
+    plan = lambda pd: pd._plan()   # noqa: E731
     assert plan(pd_fast) is not plan(pd_generic)
     assert plan(_reorder_pd()) is plan(pd_fast)     # a hit shares the built plan
 
@@ -203,8 +203,8 @@ def test_a_plan_built_at_first_use_serves_every_hit():
             [2.0, 2.0], src)
     first = fwd()
     second = fwd()                       # a hit before any plan exists
-    plan = second._plan                  # built by the second ...
-    assert plan is not None and fwd()._plan is plan and first._plan is plan
+    plan = second._plan()                # built by the second ...
+    assert plan is not None and fwd()._plan() is plan and first._plan() is plan
 
 
 def test_failed_creation_is_not_cached():
@@ -280,25 +280,28 @@ def test_the_primitive_builds_the_plan_and_a_hit_shares_it():
     # as oneDNN generates code at primitive creation (dnnl_primitive_create),
     # not at primitive descriptor creation
     pd = _reorder_pd()
-    assert pd._plan0 is None
+    assert pd._plans.built() == []
     dnnl.reorder(pd)
-    plan = pd._plan0
+    assert pd._plans.built() == [None]
+    plan = pd._plan()
     assert plan is not None
-    assert _reorder_pd()._plan0 is plan          # the hit's descriptor has it
+    hit = _reorder_pd()
+    assert hit._plans is pd._plans and hit._plan() is plan     # the hit's descriptor has it
+    assert hit.__dict__ is not pd.__dict__      # its own state, the plans shared explicitly
     src = _md()
     rpd = resampling_forward.primitive_desc(
         ENG, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_nearest,
         [2.0, 2.0], src)
-    assert "_plan_built" not in rpd.__dict__
+    assert rpd._plans.built() == []
     resampling_forward(rpd)
-    assert rpd.__dict__["_plan_built"] is not None
+    assert rpd._plans.built() == [None] and rpd._plan() is not None
 
 
 def test_runtime_dims_reorder_builds_plans_at_execution():
     rt = dnnl.memory.desc([dnnl.DNNL_RUNTIME_DIM_VAL, 3], "f32", "ab")
     pd = dnnl.reorder.primitive_desc(ENG, rt, ENG, rt)
     dnnl.reorder(pd)
-    assert pd._plan0 is None and not pd._plans
+    assert pd._plans.built() == []
 
 
 # -- the front map: the same argument objects again ------------------------------
@@ -356,8 +359,8 @@ def test_same_objects_after_eviction_switch_or_fpmath_change_miss():
     with T.generic_plans():
         generic = make()
     assert _cache.stats()["hits"] == 0
-    assert generic._plan_for(src, dst) is not make()._plan_for(src, dst)
-    assert make()._plan_for(src, dst) is fast._plan_for(src, dst)
+    assert generic._plan() is not make()._plan()
+    assert make()._plan() is fast._plan()
     old = dnnl.get_default_fpmath_mode()
     try:
         dnnl.set_default_fpmath_mode(dnnl.fpmath_mode.bf16)

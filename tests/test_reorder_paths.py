@@ -17,7 +17,7 @@ def plan_path(src_spec, dst_spec, **attrs):
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
     pd = dnnl.reorder.primitive_desc(eng, T.make_md(src_spec), eng, T.make_md(dst_spec),
                                      T.build_attr(**attrs))
-    return pd._plan_for(pd._src_md, pd._dst_md).path
+    return pd._plan().path
 
 
 def bytes_of(dims, dt, seed=0):

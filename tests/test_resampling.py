@@ -408,7 +408,7 @@ def test_nearest_repeated_rows_are_copied_exactly(src_hw, dst_hw, tag):
                                                    dnnl.DNNL_ARG_DST: dst})
         np.testing.assert_array_equal(dst.to_numpy(), want)
         repeats = dst_hw[0] > src_hw[0]
-        assert (pd._plan.row_groups > 0) == repeats
+        assert (pd._plan().row_groups > 0) == repeats
 
 
 def test_argument_forms_keywords_and_refusals():

@@ -19,10 +19,9 @@ import math
 import numpy as np
 
 from dnnl import _dtypes
+from dnnl._settings import settings    # reorder_parallel_min: from it, every thread
 from dnnl._kernels import offsets as _offsets
 
-#: tensors with at least this many elements run on every thread
-PARALLEL_MIN_ELEMS = 1 << 15
 #: a dim that cannot be split is tabulated up to this size, else peeled
 TABLE_MAX = 4096
 #: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
@@ -119,7 +118,7 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     for n, lv in zip(dims, lvs):
         n0 = _peel(n, lv) if not generic else None
         pieces.append([(0, n)] if n0 is None else [(0, n0), (n0, n)])
-    parallel = src_md.nelems >= PARALLEL_MIN_ELEMS \
+    parallel = src_md.nelems >= settings.reorder_parallel_min \
         and dst_md.data_type not in _dtypes.SUB_BYTE
     plans = [_range_plan(mds, lvs, used, ranges, convert, generic, parallel,
                          _pad_boxes(dst_md) if i == 0 else [])

@@ -12,12 +12,11 @@ import numpy as np
 
 from dnnl import _dtypes
 from dnnl._enums import algorithm, data_type, primitive_kind
+from dnnl._settings import settings    # resampling_parallel_min: outputs (+ inputs, backward) from which every thread runs
 from dnnl._kernels import offsets as _offsets
 from dnnl.attr import binary_entry, sum_entry
 
 f32 = np.float32
-#: outputs (plus inputs, backward) from which a plan runs on every thread
-PARALLEL_MIN = 1 << 14
 #: a forward W axis (rows path) with more indices than this has its taps and
 #: weights computed by the kernel, LAZY_CHUNK outputs at a time, instead of
 #: tabulated per index: plan memory and time stay small whatever the extent
@@ -319,7 +318,7 @@ def fwd_plan(alg, src_md, dst_md, entries):
         dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_sw=lazy, post_ops=[_post_op(e, outs) for e in entries],
-        parallel=int(np.prod(outs)) >= PARALLEL_MIN,
+        parallel=int(np.prod(outs)) >= settings.resampling_parallel_min,
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type)))
 
 
@@ -371,6 +370,6 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
         nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_gw=lazy,
-        parallel=int(np.prod(ins)) + int(np.prod(outs)) >= PARALLEL_MIN,
+        parallel=int(np.prod(ins)) + int(np.prod(outs)) >= settings.resampling_parallel_min,
         pad=_offsets.padding_offsets(diff_src_md),
         esize=_dtypes.size(diff_src_md.data_type)))

@@ -23,10 +23,10 @@ unmasked dims replaced by 1 and the last two dims divided by ``groups``);
 ``groups`` is ``()`` or ``(G0, G1)`` (src/common/primitive_attr_quant.hpp).
 """
 import contextlib
-import sys
 
 import numpy as np
 
+from dnnl._settings import settings
 from dnnl.testing import dtypes as R
 
 INTEGRAL = (R.S64, R.S32, R.S8, R.U8, R.S4, R.U4)
@@ -232,16 +232,10 @@ def build_attr(scales=None, zero_points=None, sum=None):
 @contextlib.contextmanager
 def generic_plans(on=True):
     """Within: reorders made with ``on`` build the generic element-by-element
-    plan instead of the fast one (``GENERIC_PLANS`` of the module
-    ``dnnl.reorder``, which the class of that name hides from attribute
-    access), the plan the fast ones are checked against."""
-    module = sys.modules["dnnl.reorder"]
-    old = module.GENERIC_PLANS
-    module.GENERIC_PLANS = on
-    try:
+    plan instead of the fast one (the ``generic_reorder_plans`` switch of
+    ``dnnl._settings``), the plan the fast ones are checked against."""
+    with settings.changed(generic_reorder_plans=on):
         yield
-    finally:
-        module.GENERIC_PLANS = old
 
 
 def run_ours(src_spec, src_bytes, dst_spec, dst_init_bytes=None, scales=None,

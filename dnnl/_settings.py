@@ -1,0 +1,90 @@
+"""The switches that choose how a primitive is built, in one object.
+
+Each switch changes which kernel plan a descriptor builds, or the default a
+new attribute starts with, so a primitive created under one value must not
+serve a creation under another: :meth:`Settings.cache_key` is part of every
+primitive-cache key. Tests flip the switches to compare kernels
+(``settings.changed(generic_reorder_plans=True)``).
+"""
+import contextlib
+import os
+
+from dnnl import _keys
+from dnnl._enums import fpmath_mode
+
+_FPMATH_NAMES = {"strict": fpmath_mode.strict, "bf16": fpmath_mode.bf16,
+                 "f16": fpmath_mode.f16, "tf32": fpmath_mode.tf32, "any": fpmath_mode.any}
+
+
+def _env_fpmath():
+    for var in ("ONEDNN_DEFAULT_FPMATH_MODE", "DNNL_DEFAULT_FPMATH_MODE"):
+        val = os.environ.get(var)
+        if val:
+            return _FPMATH_NAMES.get(val.strip().lower(), fpmath_mode.strict)
+    return fpmath_mode.strict
+
+
+class Settings:
+    """The switches; assigning one changes :meth:`cache_key`.
+
+    ``generic_reorder_plans``: reorders build the generic element-by-element
+    plan (the one the fast plans are checked against).
+    ``reorder_parallel_min`` / ``resampling_parallel_min``: the element
+    counts from which a plan runs on several threads.
+    ``default_fpmath_mode``: the fpmath mode new attributes start with
+    (``ONEDNN_DEFAULT_FPMATH_MODE``, read at the first use).
+    """
+
+    _DEFAULTS = {"generic_reorder_plans": False,
+                 "reorder_parallel_min": 1 << 15,
+                 "resampling_parallel_min": 1 << 14,
+                 "default_fpmath_mode": None}   # None: not read from the environment yet
+    __slots__ = tuple(_DEFAULTS) + ("_key",)
+
+    def __init__(self):
+        for name, value in self._DEFAULTS.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_key", None)
+
+    def __setattr__(self, name, value):
+        if name not in self._DEFAULTS:
+            raise AttributeError("no setting %r (settings: %s)"
+                                 % (name, ", ".join(self._DEFAULTS)))
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "_key", None)
+
+    def fpmath_default(self):
+        """The default fpmath mode, read from the environment at the first call."""
+        mode = self.default_fpmath_mode
+        if mode is None:
+            mode = _env_fpmath()
+            object.__setattr__(self, "default_fpmath_mode", mode)
+        return mode
+
+    def cache_key(self):
+        """A token of every switch's value (the same token for the same values)."""
+        key = self._key
+        if key is None:
+            self.fpmath_default()
+            key = _keys.token(tuple([getattr(self, n) for n in self._DEFAULTS]))
+            object.__setattr__(self, "_key", key)
+        return key
+
+    @contextlib.contextmanager
+    def changed(self, **values):
+        """Within: the switches set to ``values``; restored after."""
+        old = {name: getattr(self, name) for name in values}
+        try:
+            for name, value in values.items():
+                setattr(self, name, value)
+            yield self
+        finally:
+            for name, value in old.items():
+                setattr(self, name, value)
+
+    def __repr__(self):
+        return "<dnnl settings %s>" % ", ".join(
+            "%s=%r" % (n, getattr(self, n)) for n in self._DEFAULTS)
+
+
+settings = Settings()
