@@ -31,9 +31,10 @@ from dnnl._enums import C, algorithm, data_type, prop_kind
 from dnnl._error import error, invalid
 from dnnl._interop import _ENGINE, byte_span, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
+from dnnl._settings import settings
 from dnnl.attr import primitive_attr
 from dnnl.engine import stream
-from dnnl.memory import memory
+from dnnl.memory import memory, memory_allocated, memory_over, span_bytes
 
 from_array = memory.from_array
 
@@ -56,6 +57,72 @@ _INTEGRAL = frozenset({data_type.s64, data_type.s32, data_type.s8, data_type.u8,
                        data_type.s4, data_type.u4})
 
 
+# ------------------------------------------------------------------ prepared calls
+# A call is defined by its arguments' shapes, strides, data types and options,
+# not by their values: the first call with a given definition checks it
+# completely and makes the primitive; the next ones find that prepared call
+# by a key of those properties, allocate the result and run. Only C-contiguous
+# numpy arrays (and what as_numpy turns into one) take this path; anything
+# else is checked and made on every call (still from the primitive cache).
+_prepared = {}          # call key -> prepared call (immutable, shared by threads)
+_PREPARED_MAX = 512     # then forget them all: the next calls prepare again
+
+
+def _prepared_call(key, prepare):
+    """The prepared call of ``key``, made by ``prepare()`` at first use."""
+    call = _prepared.get(key)
+    if call is None:
+        call = prepare()
+        if len(_prepared) >= _PREPARED_MAX:
+            _prepared.clear()
+        _prepared[key] = call
+    return call
+
+
+def _scalar(v):
+    """Whether ``v`` is a plain Python number (the values of a call, not its
+    definition)."""
+    t = type(v)
+    return t is float or t is int
+
+
+class _PreparedReorder:
+    """One reorder of the array layer, made once: the primitive, the
+    descriptors of its memories and the result's shape and type."""
+
+    __slots__ = ("prim", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
+                 "out_shape", "out_dtype", "quant", "dims")
+
+    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis):
+        """``a``: a C-contiguous array of the call's definition; ``dst_md``
+        the result's descriptor, ``out_dtype`` its numpy type (None: the
+        result is a memory)."""
+        from dnnl.reorder import reorder
+        src = from_array(a)
+        self.src_md, self.src_nbytes = src._md, src._nbytes
+        dims = self.dims = list(self.src_md.dims)
+        self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
+        self.out_shape, self.out_dtype = a.shape, out_dtype
+        attr, self.quant = _quant_attr(dims, dst_md.data_type, scales, zero_points, axis)
+        pd = reorder.primitive_desc(_ENGINE, self.src_md, _ENGINE, dst_md, attr)
+        self.prim = reorder(pd)
+        self.stream = stream(_ENGINE)
+
+    def run(self, a, out, scales, zero_points):
+        """Reorder ``a`` into ``out`` (a numpy array, or None: a new memory,
+        returned)."""
+        if out is None:
+            dst = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
+        else:
+            dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, out)
+        args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a), _ARG_TO: dst}
+        for (arg, np_dtype, ax, what), values in zip(self.quant, (scales, zero_points)):
+            if arg is not None:
+                args[arg] = _quant_memory(_values(values, self.dims, ax, np_dtype, what))
+        self.prim.execute(self.stream, args)
+        return dst
+
+
 # ------------------------------------------------------------------ reorders
 def _axis(axis, ndims):
     try:
@@ -68,6 +135,12 @@ def _axis(axis, ndims):
 
 
 def _values(values, dims, ax, np_dtype, what):
+    t = type(values)
+    if ax is None and (t is float or t is int):     # the usual case, quickly
+        if np_dtype == np.float32:
+            return np.array((values,), np.float32)
+        if t is int and -2 ** 31 <= values < 2 ** 31:
+            return np.array((values,), np.int32)
     v = np.asarray(values)
     if v.dtype.kind not in "biuf":
         raise invalid("%s must be numbers, not %s" % (what, v.dtype))
@@ -86,36 +159,52 @@ def _values(values, dims, ax, np_dtype, what):
     return v.astype(np.float32)
 
 
-def _quant_memory(values, dt):
-    m = memory(desc([values.size], dt, "a"), _ENGINE, byte_span(values, values.nbytes))
-    m._keep = values
-    return m
+_QUANT_MDS = {}     # (count, numpy type) -> the descriptor of a scales / zero points memory
 
 
-def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
-    """Reorder ``src`` into ``dst``; scales / zero points quantize the
-    integral side: dst when its type is integral, else src."""
-    dims = list(src._md.dims)
+def _quant_memory(values):
+    """A memory over the C-contiguous scales or zero points ``values``."""
+    k = (values.size, values.dtype.char)
+    entry = _QUANT_MDS.get(k)
+    if entry is None:
+        md = desc([values.size], data_type.f32 if values.dtype == np.float32
+                  else data_type.s32, "a")
+        entry = _QUANT_MDS[k] = (md, span_bytes(md))
+        if len(_QUANT_MDS) > 256:
+            _QUANT_MDS.clear()
+    return memory_over(entry[0], _ENGINE, entry[1], values)
+
+
+def _quant_attr(dims, ddt, scales, zero_points, axis):
+    """The attributes quantizing the integral side (dst when ``ddt`` is
+    integral, else src), and per kind (scales, zero points) the execution
+    argument, value type, axis and name: ``(None, ...)`` when not given."""
     ax = None if axis is None else _axis(axis, len(dims))
     if ax is not None and scales is None and zero_points is None:
         raise invalid("axis is given without scales or zero points")
-    side = _ARG_TO if dst._md.data_type in _INTEGRAL else _ARG_FROM
+    side = _ARG_TO if ddt in _INTEGRAL else _ARG_FROM
     mask = 0 if ax is None else 1 << ax
+    attr = primitive_attr()
+    quant = [(None, None, None, None), (None, None, None, None)]
+    if scales is not None:
+        attr.set_scales_mask(side, mask)
+        quant[0] = (_ARG_SCALES | side, np.float32, ax, "scales")
+    if zero_points is not None:
+        attr.set_zero_points_mask(side, mask)
+        quant[1] = (_ARG_ZPS | side, np.int32, ax, "zero points")
+    return attr, tuple(quant)
+
+
+def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
+    """Reorder ``src`` into ``dst`` (memories; checked and made on every call)."""
+    dims = list(src._md.dims)
+    attr, quant = _quant_attr(dims, dst._md.data_type, scales, zero_points, axis)
     args = {_ARG_FROM: src, _ARG_TO: dst}
-    attr = None
-    if scales is not None or zero_points is not None:
-        attr = primitive_attr()
-        if scales is not None:
-            attr.set_scales_mask(side, mask)
-            args[_ARG_SCALES | side] = _quant_memory(
-                _values(scales, dims, ax, np.float32, "scales"), data_type.f32)
-        if zero_points is not None:
-            attr.set_zero_points_mask(side, mask)
-            args[_ARG_ZPS | side] = _quant_memory(
-                _values(zero_points, dims, ax, np.int32, "zero points"), data_type.s32)
+    for (arg, np_dtype, ax, what), values in zip(quant, (scales, zero_points)):
+        if arg is not None:
+            args[arg] = _quant_memory(_values(values, dims, ax, np_dtype, what))
     from dnnl.reorder import reorder
-    prim = reorder(src, dst) if attr is None else reorder(src, dst, attr)
-    prim.execute(stream(src.get_engine()), args)
+    reorder(src, dst, attr).execute(stream(src.get_engine()), args)
 
 
 def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
@@ -164,6 +253,21 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
+    if type(x) is np.ndarray and x.flags.c_contiguous and x.ndim:
+        key = ("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
+               scales is None, zero_points is None, axis, type(axis), settings.cache_key())
+        try:
+            call = _prepared.get(key)
+        except TypeError:       # an unhashable argument: the call is not kept
+            call = key = None
+        if call is None:
+            def prepare():
+                ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
+                md = desc(list(x.shape), _dtypes.as_data_type(x.dtype) if dtype is None
+                          else ddt, tag)
+                return _PreparedReorder(x, md, None, scales, zero_points, axis)
+            call = prepare() if key is None else _prepared_call(key, prepare)
+        return call.run(x, None, scales, zero_points)
     src = x if isinstance(x, memory) else from_array(x)
     smd = src._md
     ddt = smd.data_type if dtype is None else _dtypes.as_data_type(dtype)
@@ -238,10 +342,13 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
            [ 3, 18]], dtype=uint8)
     """
     a = _float_input(x)
-    ddt = _dtypes.as_data_type(dtype)
-    if ddt not in _INTEGRAL:
-        raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
-    return _reorder_to_numpy(a, ddt, scale, zero_point, axis)
+
+    def data_type_of():
+        ddt = _dtypes.as_data_type(dtype)
+        if ddt not in _INTEGRAL:
+            raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
+        return ddt
+    return _reorder_to_numpy("quantize", a, dtype, data_type_of, scale, zero_point, axis)
 
 
 def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
@@ -280,21 +387,44 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
            [3., 4.]], dtype=float32)
     """
     a = as_numpy(q)
-    ddt = _dtypes.as_data_type(dtype)
-    if ddt in _INTEGRAL:
-        raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
-    if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
-        raise invalid("dequantize needs integer input, not %s" % a.dtype)
-    return _reorder_to_numpy(a, ddt, scale, zero_point, axis)
+
+    def data_type_of():
+        ddt = _dtypes.as_data_type(dtype)
+        if ddt in _INTEGRAL:
+            raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
+        if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
+            raise invalid("dequantize needs integer input, not %s" % a.dtype)
+        return ddt
+    return _reorder_to_numpy("dequantize", a, dtype, data_type_of, scale, zero_point, axis)
 
 
-def _reorder_to_numpy(a, ddt, scales, zero_points, axis):
+def _reorder_to_numpy(op, a, dtype, data_type_of, scales, zero_points, axis):
+    """``op`` (quantize, dequantize) of ``a`` into a new array of data type
+    ``data_type_of()`` (which checks the call): prepared once per definition."""
     shape = a.shape
     if a.ndim == 0:
         a = a.reshape(1)
-    out = _numpy_out(a.shape, ddt)
-    _run_reorder(from_array(a), from_array(out), scales, zero_points, axis)
-    return out.reshape(shape)
+    key = None
+    if a.flags.c_contiguous:
+        key = (op, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
+               zero_points is None, axis, type(axis), settings.cache_key())
+        try:
+            call = _prepared.get(key)
+        except TypeError:       # an unhashable argument: the call is not kept
+            key = None
+    if key is None:
+        out = _numpy_out(a.shape, data_type_of())
+        _run_reorder(from_array(a), from_array(out), scales, zero_points, axis)
+        return out.reshape(shape)
+    if call is None:
+        def prepare():
+            out = _numpy_out(a.shape, data_type_of())
+            return _PreparedReorder(a, from_array(out)._md, out.dtype, scales, zero_points,
+                                    axis)
+        call = _prepared_call(key, prepare)
+    out = np.empty(call.out_shape, call.out_dtype)
+    call.run(a, out, scales, zero_points)
+    return out if out.shape == shape else out.reshape(shape)
 
 
 # ------------------------------------------------------------------ resampling
@@ -322,6 +452,69 @@ def _resampling_setup(x, mode, layout):
     if rank is not None and rank != a.ndim:
         raise invalid("layout %r is for %d dims, the array has %d" % (layout, rank, a.ndim))
     return a, alg, last
+
+
+class _PreparedResampling:
+    """One resampling of the array layer, made once: the primitive, the
+    descriptors of its input and output (over C-contiguous arrays) and the
+    output's shape and type."""
+
+    __slots__ = ("prim", "stream", "in_arg", "in_md", "in_nbytes", "out_arg", "out_md",
+                 "out_nbytes", "out_shape", "out_dtype")
+
+    def __init__(self, prim, in_arg, out_arg, src, dst):
+        """``src`` / ``dst``: the first call's memories (``in_arg`` / ``out_arg``)."""
+        self.prim, self.stream = prim, stream(_ENGINE)
+        self.in_arg, self.out_arg = in_arg, out_arg
+        self.in_md, self.in_nbytes = src._md, src._nbytes
+        self.out_md, self.out_nbytes = dst._md, dst._nbytes
+        self.out_shape = self.out_dtype = None     # set when the call is kept
+
+    def execute(self, src, dst):
+        self.prim.execute(self.stream, {self.in_arg: src, self.out_arg: dst})
+
+    def run(self, a):
+        """Resample the C-contiguous ``a`` of this call's definition."""
+        out = np.empty(self.out_shape, self.out_dtype)
+        self.execute(memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
+                     memory_over(self.out_md, _ENGINE, self.out_nbytes, out))
+        return out
+
+
+def _plain_key(v):
+    """``v`` (sizes, factors) as a key, or None when it is not plain ints /
+    floats (then the call is checked and made again)."""
+    t = type(v)
+    if t is int or t is float or v is None:
+        return (t, v)
+    if t is tuple or t is list:
+        types = tuple([type(e) for e in v])
+        if all(e is int or e is float for e in types):
+            return (types, tuple(v))
+    return None
+
+
+def _resampling_call(what, x, mode, layout, prepare):
+    """Run the resampling of ``x`` that ``prepare()`` makes (and checks) once
+    per definition: ``what`` (operation, sizes, factors), shape, strides, data
+    type, mode and layout."""
+    a = x if type(x) is np.ndarray else None
+    key = None
+    if a is not None and a.flags.c_contiguous and type(mode) is str and type(layout) is str:
+        parts = [_plain_key(v) for v in what[1:]]
+        if None not in parts:
+            key = (what[0], *parts, a.shape, a.strides, a.dtype, mode, layout,
+                   settings.cache_key())
+    if key is not None:
+        call = _prepared.get(key)
+        if call is not None:
+            return call.run(a)
+    call, src, dst, out = prepare()     # checked; the first call runs on its memories
+    if key is not None:
+        call.out_shape, call.out_dtype = out.shape, out.dtype
+        _prepared_call(key, lambda: call)
+    call.execute(src, dst)
+    return out
 
 
 def _logical(a, last):
@@ -395,24 +588,26 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
     """
-    a, alg, last = _resampling_setup(x, mode, layout)
-    src = from_array(_logical(a, last))
-    k = a.ndim - 2
-    if (size is None) == (factors is None):
-        raise invalid("give either size or factors")
-    if size is not None:
-        spatial = _spatial(size, k, int, "sizes")
-    else:
-        from dnnl.resampling import _dst_from_factors
-        spatial = list(_dst_from_factors(src._md, _spatial(factors, k, float, "factors"))
-                       .dims[2:])
-    out = _new_output(a, last, spatial)
-    dst = from_array(_logical(out, last))
-    from dnnl.resampling import resampling_forward
-    pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
-                                           src._md, dst._md)
-    resampling_forward(pd).execute(stream(_ENGINE), {_ARG_SRC: src, _ARG_DST: dst})
-    return out
+    def prepare():
+        a, alg, last = _resampling_setup(x, mode, layout)
+        src = from_array(_logical(a, last))
+        k = a.ndim - 2
+        if (size is None) == (factors is None):
+            raise invalid("give either size or factors")
+        if size is not None:
+            spatial = _spatial(size, k, int, "sizes")
+        else:
+            from dnnl.resampling import _dst_from_factors
+            spatial = list(_dst_from_factors(src._md, _spatial(factors, k, float, "factors"))
+                           .dims[2:])
+        out = _new_output(a, last, spatial)
+        dst = from_array(_logical(out, last))
+        from dnnl.resampling import resampling_forward
+        pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
+                                               src._md, dst._md)
+        return (_PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst),
+                src, dst, out)
+    return _resampling_call(("resample", size, factors), x, mode, layout, prepare)
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
@@ -441,11 +636,13 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
-    a, alg, last = _resampling_setup(diff_dst, mode, layout)
-    dd = from_array(_logical(a, last))
-    out = _new_output(a, last, _spatial(size, a.ndim - 2, int, "sizes"))
-    ds = from_array(_logical(out, last))
-    from dnnl.resampling import resampling_backward
-    pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
-    resampling_backward(pd).execute(stream(_ENGINE), {_ARG_DIFF_DST: dd, _ARG_DIFF_SRC: ds})
-    return out
+    def prepare():
+        a, alg, last = _resampling_setup(diff_dst, mode, layout)
+        dd = from_array(_logical(a, last))
+        out = _new_output(a, last, _spatial(size, a.ndim - 2, int, "sizes"))
+        ds = from_array(_logical(out, last))
+        from dnnl.resampling import resampling_backward
+        pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
+        return (_PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
+                                    dd, ds), dd, ds, out)
+    return _resampling_call(("resample_backward", size), diff_dst, mode, layout, prepare)

@@ -28,7 +28,7 @@ def _aligned_bytes(nbytes):
         raw = np.empty(nbytes + _ALIGNMENT, dtype=np.uint8)
     except (MemoryError, ValueError):   # numpy: "array is too big"
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
-    shift = (-raw.ctypes.data) % _ALIGNMENT
+    shift = (-_offsets.data_address(raw)) % _ALIGNMENT
     return raw[shift:shift + nbytes]
 
 
@@ -110,6 +110,35 @@ def span_bytes(md):
     if sub_byte:
         return (elems + 1) // 2
     return elems * _dtypes.size(md.data_type)
+
+
+_ARRAY_MDS = {}     # (shape, dtype) of a C-contiguous array -> (its md, span bytes)
+
+
+def memory_over(md, aengine, nbytes, a):
+    """A memory of ``md`` (``nbytes``: its :func:`span_bytes`) over the
+    C-contiguous numpy array ``a``, without the checks of ``memory(md,
+    aengine, a)``: for the array layer's prepared calls, which made those
+    checks once for this descriptor, shape and dtype."""
+    m = memory.__new__(memory)
+    m._md, m._engine, m._nbytes = md, aengine, nbytes
+    m._data = a.ravel().view(np.uint8)
+    m._handle_obj = a
+    m._readonly = not a.flags.writeable
+    m._address = _offsets.data_address(a)
+    return m
+
+
+def memory_allocated(md, aengine, nbytes):
+    """``memory(md, aengine)`` of a descriptor checked before (its buffer the
+    library's own, 64-byte aligned), without the checks."""
+    m = memory.__new__(memory)
+    m._md, m._engine, m._nbytes = md, aengine, nbytes
+    data = _aligned_bytes(nbytes)
+    m._data, m._handle_obj = data, DNNL_MEMORY_ALLOCATE
+    m._readonly = False
+    m._address = _offsets.data_address(data)
+    return m
 
 
 def _logical_values(arr, dt):
@@ -391,6 +420,17 @@ class memory:
         >>> mem.get_desc() == dnnl.memory.desc([2, 5, 3, 4], "f32", "acdb")
         True
         """
+        if type(x) is np.ndarray and tag is None and x.size and x.flags.c_contiguous:
+            # the usual case: its descriptor made once per shape and dtype
+            key = (x.shape, x.dtype)
+            made = _ARRAY_MDS.get(key)
+            if made is None:
+                md = _interop.array_desc(x)
+                made = (md, span_bytes(md))
+                if len(_ARRAY_MDS) >= 256:
+                    _ARRAY_MDS.clear()
+                _ARRAY_MDS[key] = made
+            return memory_over(made[0], _interop._ENGINE, made[1], x)
         a = _interop.as_numpy(x)
         md = _interop.array_desc(a, tag)
         return memory(md, _interop._ENGINE,

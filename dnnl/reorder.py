@@ -17,6 +17,7 @@ from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._args import integer
 from dnnl._error import invalid, unimpl
+from dnnl._kernels.offsets import data_address
 from dnnl._kernels.reorder_plan import build_plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
@@ -267,7 +268,7 @@ class reorder(primitive):
                 else:
                     keep.append(_values(mems[m], q, dims, dtype, what))
                     m += 1
-            addrs = [0 if a is None else a.__array_interface__["data"][0] for a in keep]
+            addrs = [0 if a is None else data_address(a) for a in keep]
             plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
                      self._beta)
             return plan

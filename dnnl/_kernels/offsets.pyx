@@ -483,3 +483,9 @@ def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):
             d[i] = <uint8_t>((w[i] & 15) | ((w[i] >> 4) & 0xF0))
         if (n - j) & 1:
             d[m] = (d[m] & 0xF0) | (s[n - 1] & 15)
+
+
+def data_address(cnp.ndarray a):
+    """The address of ``a``'s first element: ``a.ctypes.data`` without making
+    a ctypes object (a tenth of its cost, which small calls feel)."""
+    return <size_t>cnp.PyArray_DATA(a)

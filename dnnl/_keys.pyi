@@ -1,0 +1,3 @@
+from typing import Hashable
+
+def token(value: Hashable) -> object: ...
