@@ -41,6 +41,9 @@ def _ints(values, what):
     return values
 
 
+_MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from them
+
+
 class desc:
     """A memory descriptor, as ``dnnl::memory::desc``.
 
@@ -66,6 +69,26 @@ class desc:
                  "_hash", "_token")     # _token: see cache_key
 
     def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
+        tt, td = type(tag_or_strides), type(dims)
+        if (tt is str or tt is format_tag) and (td is list or td is tuple):
+            # the usual call: made once per distinct (dims, data type, tag)
+            key = (tuple(dims), dt, type(dt), tag_or_strides)
+            try:
+                made = _MADE.get(key)
+            except TypeError:       # an unhashable argument: checked below
+                made = None
+            if made is None or not all([type(d) is int for d in dims]):
+                made = desc.__new__(desc)
+                made._init(dims, dt, tag_or_strides)     # raises for a bad call
+                if made.ndims and all([type(d) is int for d in dims]):
+                    if len(_MADE) >= 1024:
+                        _MADE.clear()
+                    _MADE[key] = made
+            self._copy_from(made)
+            return
+        self._init(dims, dt, tag_or_strides)
+
+    def _init(self, dims, dt, tag_or_strides):
         dims = () if dims is None else _ints(dims, "dims")
         if len(dims) == 0:
             self._set_zero()

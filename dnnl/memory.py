@@ -92,6 +92,9 @@ def _check_element_type(dtype, md):
                          % (dtype, code.name))
 
 
+_SPANS = {}     # a descriptor's key -> its span_bytes
+
+
 def span_bytes(md):
     """Bytes a buffer needs from its handle: every element and padding position
     the layout can reach, ``offset0`` included.
@@ -99,8 +102,19 @@ def span_bytes(md):
     This is at least ``get_size() + offset0`` bytes; it is more for a
     sub-memory whose padded dims are smaller than a block, where oneDNN's
     ``get_size`` reports 0 (so nothing is ever accessed out of bounds).
-    Computed from the blocking: no work per index.
+    Computed from the blocking (no work per index), once per descriptor.
     """
+    key = md.cache_key()
+    n = _SPANS.get(key)
+    if n is None:
+        n = _span_bytes(md)
+        if len(_SPANS) >= 4096:
+            _SPANS.clear()
+        _SPANS[key] = n
+    return n
+
+
+def _span_bytes(md):
     if md.ndims == 0 or md.format_kind != format_kind.blocked or 0 in md.dims:
         return 0
     last = _offsets.max_offset(md)
@@ -121,12 +135,19 @@ def memory_over(md, aengine, nbytes, a):
     aengine, a)``: for the array layer's prepared calls, which made those
     checks once for this descriptor, shape and dtype."""
     m = memory.__new__(memory)
+    _set_over(m, md, aengine, nbytes, a)
+    return m
+
+
+def _set_over(m, md, aengine, nbytes, a):
     m._md, m._engine, m._nbytes = md, aengine, nbytes
     m._data = a.ravel().view(np.uint8)
     m._handle_obj = a
     m._readonly = not a.flags.writeable
     m._address = _offsets.data_address(a)
-    return m
+
+
+_CHECKED = {}   # (md key, numpy dtype) whose memory over such an array was checked -> span
 
 
 def memory_allocated(md, aengine, nbytes):
@@ -180,6 +201,14 @@ class memory:
     DNNL_MEMORY_ALLOCATE = DNNL_MEMORY_ALLOCATE
 
     def __init__(self, md, aengine, handle=DNNL_MEMORY_ALLOCATE):
+        fast = (type(handle) is np.ndarray and type(md) is desc and type(aengine) is engine
+                and handle.size and handle.flags.c_contiguous)
+        if fast:    # the checks below made once per descriptor and element type
+            key = (md.cache_key(), handle.dtype)
+            nbytes = _CHECKED.get(key)
+            if nbytes is not None and handle.nbytes >= nbytes:
+                _set_over(self, md, aengine, nbytes, handle)
+                return
         if md is None:
             md = desc()
         _args.instance(md, desc, "md")
@@ -192,6 +221,10 @@ class memory:
         self._engine = aengine
         self._nbytes = span_bytes(md)
         self._attach(handle)
+        if fast and self._nbytes:
+            if len(_CHECKED) >= 4096:
+                _CHECKED.clear()
+            _CHECKED[key] = self._nbytes
 
     # -- the buffer -----------------------------------------------------------
     def _attach(self, handle):
