@@ -9,7 +9,7 @@ primitive-cache key. Tests flip the switches to compare kernels
 import contextlib
 import os
 
-from dnnl import _keys
+from dnnl._keys import token
 from dnnl._enums import fpmath_mode
 
 _FPMATH_NAMES = {"strict": fpmath_mode.strict, "bf16": fpmath_mode.bf16,
@@ -33,32 +33,48 @@ class Settings:
     counts from which a plan runs on several threads.
     ``default_fpmath_mode``: the fpmath mode new attributes start with
     (``ONEDNN_DEFAULT_FPMATH_MODE``, read at the first use).
+    A primitive kind may add switches of its own (:meth:`add_switch`).
     """
 
-    _DEFAULTS = {"generic_reorder_plans": False,
-                 "reorder_parallel_min": 1 << 15,
-                 "resampling_parallel_min": 1 << 14,
-                 "default_fpmath_mode": None}   # None: not read from the environment yet
-    __slots__ = tuple(_DEFAULTS) + ("_key",)
-
     def __init__(self):
-        for name, value in self._DEFAULTS.items():
-            object.__setattr__(self, name, value)
+        values = {"generic_reorder_plans": False,
+                  "reorder_parallel_min": 1 << 15,
+                  "resampling_parallel_min": 1 << 14,
+                  "default_fpmath_mode": None}  # None: not read from the environment yet
+        object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_key", None)
 
-    def __setattr__(self, name, value):
-        if name not in self._DEFAULTS:
+    def add_switch(self, name, default):
+        """A new switch (a primitive kind's), at ``default``; an existing
+        one keeps its value."""
+        if not name.isidentifier() or name.startswith("_") or hasattr(Settings, name):
+            raise ValueError("%r cannot name a switch" % (name,))
+        self._values.setdefault(name, default)
+        object.__setattr__(self, "_key", None)
+
+    def names(self):
+        """The switches' names."""
+        return tuple(self._values)
+
+    def __getattr__(self, name):
+        try:
+            return self._values[name]
+        except KeyError:
             raise AttributeError("no setting %r (settings: %s)"
-                                 % (name, ", ".join(self._DEFAULTS)))
-        object.__setattr__(self, name, value)
+                                 % (name, ", ".join(self._values))) from None
+
+    def __setattr__(self, name, value):
+        if name not in self._values:
+            raise AttributeError("no setting %r (settings: %s)"
+                                 % (name, ", ".join(self._values)))
+        self._values[name] = value
         object.__setattr__(self, "_key", None)
 
     def fpmath_default(self):
         """The default fpmath mode, read from the environment at the first call."""
-        mode = self.default_fpmath_mode
+        mode = self._values["default_fpmath_mode"]
         if mode is None:
-            mode = _env_fpmath()
-            object.__setattr__(self, "default_fpmath_mode", mode)
+            mode = self._values["default_fpmath_mode"] = _env_fpmath()
         return mode
 
     def cache_key(self):
@@ -66,7 +82,7 @@ class Settings:
         key = self._key
         if key is None:
             self.fpmath_default()
-            key = _keys.token(tuple([getattr(self, n) for n in self._DEFAULTS]))
+            key = token(tuple(self._values.items()))
             object.__setattr__(self, "_key", key)
         return key
 
@@ -83,8 +99,7 @@ class Settings:
                 setattr(self, name, value)
 
     def __repr__(self):
-        return "<dnnl settings %s>" % ", ".join(
-            "%s=%r" % (n, getattr(self, n)) for n in self._DEFAULTS)
+        return "<dnnl settings %s>" % ", ".join("%s=%r" % kv for kv in self._values.items())
 
 
 settings = Settings()

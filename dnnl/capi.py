@@ -42,7 +42,7 @@ import types
 
 import dnnl
 from dnnl import _capi_base as _b
-from dnnl import _isa
+from dnnl import _isa, _registry
 from dnnl import attr as _attr
 from dnnl._capi_base import (address as _addr, api as _api, as_float as _f,
                              as_int as _i, dnnl_dim_t, dnnl_dims_t, dnnl_exec_arg_t,
@@ -187,10 +187,10 @@ def dnnl_version():
 # ------------------------------------------------- primitive descriptors
 def _prim_class(pd):
     """The primitive class of a primitive descriptor."""
-    for cls in (dnnl.reorder, _fwd, _bwd):
-        if isinstance(pd, cls.primitive_desc):
-            return cls
-    raise _unimpl("no primitive for %r" % (pd,))
+    rec = _registry.record_of(pd)
+    if rec is None:
+        raise _unimpl("no primitive for %r" % (pd,))
+    return rec.primitive_class
 
 
 @_api(wraps="pd.next_impl()")

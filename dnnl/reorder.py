@@ -13,6 +13,7 @@ statuses (src/common/reorder.cpp, src/cpu/reorder/cpu_reorder.cpp).
 """
 import numpy as np
 
+from dnnl import _format
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._args import integer
@@ -22,6 +23,7 @@ from dnnl._kernels.reorder_plan import build_plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
 from dnnl.memory import _row_major, memory
+from dnnl._registry import register_primitive
 from dnnl._settings import settings
 from dnnl.primitive import (_UNBUILT, ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT,
                             exec_arg, primitive, primitive_desc)
@@ -341,3 +343,28 @@ def _values(mem, entry, dims, dtype, what):
     if values.size < count:
         raise invalid("%s: %d values given, the mask needs %d" % (what, values.size, count))
     return np.ascontiguousarray(values)
+
+
+# ------------------------------------------------------------------ registration
+def _runtime_mask(md):
+    return sum(1 << d for d in range(md.ndims) if md.dims[d] == RUNTIME)
+
+
+def _verbose_fields(pd, mds):
+    """The verbose line's fields, as oneDNN's reorder prints them (the engine
+    pair when src and dst engines differ, the runtime-dim mask as aux)."""
+    src_md, dst_md = pd.src_desc(), pd.dst_desc()
+    runtime = src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides()
+    aux = "runtime-dim-mask:%d" % _runtime_mask(src_md) if runtime else ""
+    if mds:
+        src_md, dst_md = mds.get(ARG_FROM, src_md), mds.get(ARG_TO, dst_md)
+    src_kind, dst_kind = pd.get_src_engine().get_kind(), pd.get_dst_engine().get_kind()
+    eng = _format.name(src_kind)
+    if src_kind != dst_kind:
+        eng = "%s2%s" % (eng, _format.name(dst_kind))
+    return [eng, "reorder", pd.exec_impl_str(mds), "undef",
+            _format.md_str("src", src_md) + " " + _format.md_str("dst", dst_md),
+            _format.attr_str(pd.get_primitive_attr()), aux, _format.dims_str(src_md.dims)]
+
+
+register_primitive(reorder, _verbose_fields, "dnnl.benchdnn.reorder")

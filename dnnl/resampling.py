@@ -28,6 +28,7 @@ import operator
 
 import numpy as np
 
+from dnnl import _format
 from dnnl._desc import desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
 from dnnl._args import integer, not_another_enum
@@ -37,6 +38,7 @@ from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are 
     nearest_indices)
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl.engine import engine
+from dnnl._registry import register_primitive
 from dnnl.primitive import _UNBUILT, INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]
@@ -475,3 +477,30 @@ class resampling_backward(primitive):
             return plan
 
     _pd_class = primitive_desc
+
+
+# ------------------------------------------------------------------ registration
+def _verbose_fields(pd, mds):
+    """The verbose line's fields, as oneDNN's resampling prints them."""
+    prop = pd.get_prop_kind()
+    fwd = prop != prop_kind.backward_data
+    src_md = pd.src_desc() if fwd else pd.diff_src_desc()
+    dst_md = pd.dst_desc() if fwd else pd.diff_dst_desc()
+    src_any, dst_any = pd.any_mds()
+    nd = src_md.ndims
+    sd, dd = src_md.dims, dst_md.dims
+    problem = "mb%dic%d_" % (sd[0], sd[1])
+    if nd >= 5:
+        problem += "id%dod%d_" % (sd[nd - 3], dd[nd - 3])
+    if nd >= 4:
+        problem += "ih%doh%d_" % (sd[nd - 2], dd[nd - 2])
+    problem += "iw%dow%d" % (sd[nd - 1], dd[nd - 1])
+    mds_field = (_format.md_str("src", src_md, src_any) + " "
+                 + _format.md_str("dst", dst_md, dst_any))
+    return [_format.name(pd.get_engine().get_kind()), "resampling", pd.exec_impl_str(mds),
+            _format.name(prop), mds_field, _format.attr_str(pd.get_primitive_attr()),
+            "alg:" + _format.name(pd.get_algorithm()), problem]
+
+
+register_primitive(resampling_forward, _verbose_fields, "dnnl.benchdnn.resampling")
+register_primitive(resampling_backward, _verbose_fields, "dnnl.benchdnn.resampling")

@@ -46,7 +46,7 @@ import sys
 import time
 
 import dnnl._isa as _isa
-from dnnl._enums import C, primitive_kind, prop_kind
+import dnnl._registry as _registry
 from dnnl._error import invalid
 from dnnl._format import (RUNTIME, arg_str, attr_str, dims_str, md_str,  # noqa: F401
                           name, strides_str, tag_str)
@@ -210,59 +210,15 @@ def _ms(seconds):
 
 
 # ------------------------------------------------------- primitive lines
-_ARG_FROM, _ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
-
-
-def _runtime_mask(md):
-    return sum(1 << d for d in range(md.ndims) if md.dims[d] == RUNTIME)
-
-
-def _reorder_fields(pd, mds):
-    src_md, dst_md = pd.src_desc(), pd.dst_desc()
-    runtime = src_md.has_runtime_dims_or_strides() or dst_md.has_runtime_dims_or_strides()
-    aux = "runtime-dim-mask:%d" % _runtime_mask(src_md) if runtime else ""
-    if mds:
-        src_md, dst_md = mds.get(_ARG_FROM, src_md), mds.get(_ARG_TO, dst_md)
-    src_kind, dst_kind = pd.get_src_engine().get_kind(), pd.get_dst_engine().get_kind()
-    eng = name(src_kind)
-    if src_kind != dst_kind:
-        eng = "%s2%s" % (eng, name(dst_kind))
-    return [eng, "reorder", pd.exec_impl_str(mds), "undef",
-            md_str("src", src_md) + " " + md_str("dst", dst_md),
-            attr_str(pd.get_primitive_attr()), aux, dims_str(src_md.dims)]
-
-
-def _resampling_fields(pd, mds):
-    prop = pd.get_prop_kind()
-    fwd = prop != prop_kind.backward_data
-    src_md = pd.src_desc() if fwd else pd.diff_src_desc()
-    dst_md = pd.dst_desc() if fwd else pd.diff_dst_desc()
-    src_any, dst_any = pd.any_mds()
-    nd = src_md.ndims
-    sd, dd = src_md.dims, dst_md.dims
-    desc = "mb%dic%d_" % (sd[0], sd[1])
-    if nd >= 5:
-        desc += "id%dod%d_" % (sd[nd - 3], dd[nd - 3])
-    if nd >= 4:
-        desc += "ih%doh%d_" % (sd[nd - 2], dd[nd - 2])
-    desc += "iw%dow%d" % (sd[nd - 1], dd[nd - 1])
-    mds_field = md_str("src", src_md, src_any) + " " + md_str("dst", dst_md, dst_any)
-    return [name(pd.get_engine().get_kind()), "resampling", pd.exec_impl_str(mds),
-            name(prop), mds_field, attr_str(pd.get_primitive_attr()),
-            "alg:" + name(pd.get_algorithm()), desc]
-
-
 def fields(pd, mds=None):
     """[engine, primitive, impl, prop_kind, mds, attrs, aux, problem] of a
     primitive descriptor, from its public queries (for an execution: with
     the ``{arg: md}`` of the bound memories)."""
-    kind = pd.get_kind()
-    if kind == primitive_kind.reorder:
-        return _reorder_fields(pd, mds)
-    if kind == primitive_kind.resampling:
-        return _resampling_fields(pd, mds)
-    return [name(pd.get_engine().get_kind()), name(kind), pd.impl_info_str(), "undef",
-            "", attr_str(pd.get_primitive_attr()), "", ""]
+    rec = _registry.record_of(pd)
+    if rec is not None and rec.verbose_fields is not None:
+        return rec.verbose_fields(pd, mds)
+    return [name(pd.get_engine().get_kind()), name(pd.get_kind()), pd.exec_impl_str(mds),
+            "undef", "", attr_str(pd.get_primitive_attr()), "", ""]
 
 
 def info_str(pd, mds=None):

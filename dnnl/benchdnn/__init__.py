@@ -3,8 +3,14 @@ and resampling primitives (same options, batch files, result lines and
 summary). See docs/benchdnn.md."""
 import sys
 
-#: the modules whose drivers register themselves (driver.register)
-DRIVER_MODULES = ("dnnl.benchdnn.reorder", "dnnl.benchdnn.resampling")
+
+def driver_modules():
+    """The modules whose drivers register themselves (driver.register): the
+    primitive kinds' (dnnl._registry), once each."""
+    from dnnl import _registry
+    import dnnl     # noqa: F401 (its primitive modules register)
+    return tuple(dict.fromkeys(r.benchdnn_driver for r in _registry.records()
+                               if r.benchdnn_driver))
 
 
 def main(argv=None, out=None, err=None):
@@ -13,6 +19,6 @@ def main(argv=None, out=None, err=None):
 
     from dnnl.benchdnn.common import Bench
     from dnnl.benchdnn.driver import DRIVERS
-    for name in DRIVER_MODULES:
+    for name in driver_modules():
         import_module(name)
     return Bench(DRIVERS, out, err).main(list(sys.argv[1:] if argv is None else argv))
