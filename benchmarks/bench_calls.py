@@ -341,7 +341,7 @@ def main():
               args.repeats, args.batch_ms, ", QUICK (not a measurement)" if args.quick else ""))
     print()
     rng = np.random.default_rng(0)
-    cols = ["numpy", "torch"] + (["torch f*s"] if torch and any(
+    cols = ["numpy"] + (["torch"] if torch else []) + (["torch f*s"] if torch and any(
         r.endswith(".dequantize") for r in names) else []) + (["cv2"] if cv2 else [])
     head = "%-44s %9s" % ("row", "ours") + "".join(" %9s" % c for c in cols)
     print(head + "   ours/best [q1, q3]  best")
@@ -363,6 +363,8 @@ def main():
             q1, q2, q3 = (float(v) for v in np.percentile(ratios, [25, 50, 75]))
             line += "   %6.2f [%.2f, %.2f]  %s" % (q2, q1, q3, best)
             res.update(best=best, ratio={"median": q2, "q1": q1, "q3": q3})
+        else:
+            line += "   (no peer installed)"
         print(line)
         for note in row.notes:
             print("%-44s   %s" % ("", note))
