@@ -141,8 +141,10 @@ def build(dnnl, mods, rid, rng):
         peers["numpy"] = ("q.astype(np.float32) * s", lambda: q.astype(np.float32) * s)
         if torch:
             qt = torch.from_numpy(q)
-            # the quantized tensor is made once: only the dequantization is timed
-            tq = torch._make_per_tensor_quantized_tensor(qt, s, 0)
+            # the quantized tensor is made once (from q * s, exact for s = 1/16):
+            # only the dequantization is timed
+            tq = torch.quantize_per_tensor(qt.float() * s, s, 0, torch.qint8)
+            assert torch.equal(tq.int_repr(), qt)
             peers["torch"] = ("torch.dequantize(t_q)  (t_q: qint8, made once)",
                               lambda: torch.dequantize(tq))
             peers["torch f*s"] = ("q_t.float() * s", lambda: qt.float() * s)
