@@ -266,6 +266,9 @@ def measure(fns, samples, repeats, target, large):
         r = i % len(names)
         for k in names[r:] + names[:r]:
             fn, n = fns[k], batches[k]
+            # a contender's batches run back to back: the first takes the
+            # handover (the last one's OpenMP threads still spinning, caches),
+            # the median of them does not
             reps = []
             for _ in range(repeats):
                 if large:
