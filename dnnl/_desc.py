@@ -68,25 +68,32 @@ class desc:
                  "offset0", "format_kind", "strides", "inner_blks", "inner_idxs",
                  "_hash", "_token")     # _token: see cache_key
 
-    def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
+    def __new__(cls, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
+        # Descriptors are immutable values: the usual call, (dims, data type,
+        # tag), gives the descriptor made by the first such call (a tenth of
+        # the cost of making it again). Its argument types are in the key:
+        # [2.0] and [2], 1 and True, are different calls.
         tt, td = type(tag_or_strides), type(dims)
-        if (tt is str or tt is format_tag) and (td is list or td is tuple):
-            # the usual call: made once per distinct (dims, data type, tag)
+        key = None
+        if cls is desc and (tt is str or tt is format_tag) and (td is list or td is tuple) \
+                and all([type(d) is int for d in dims]):
             key = (tuple(dims), dt, type(dt), tag_or_strides)
             try:
                 made = _MADE.get(key)
-            except TypeError:       # an unhashable argument: checked below
-                made = None
-            if made is None or not all([type(d) is int for d in dims]):
-                made = desc.__new__(desc)
-                made._init(dims, dt, tag_or_strides)     # raises for a bad call
-                if made.ndims and all([type(d) is int for d in dims]):
-                    if len(_MADE) >= 1024:
-                        _MADE.clear()
-                    _MADE[key] = made
-            self._copy_from(made)
-            return
-        self._init(dims, dt, tag_or_strides)
+            except TypeError:       # an unhashable argument: made (and refused) below
+                key = made = None
+            if made is not None:
+                return made
+        md = object.__new__(cls)
+        md._init(dims, dt, tag_or_strides)     # raises for a bad call
+        if key is not None and md.ndims:
+            if len(_MADE) >= 1024:
+                _MADE.clear()
+            _MADE[key] = md
+        return md
+
+    def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
+        """(made by ``__new__``)"""
 
     def _init(self, dims, dt, tag_or_strides):
         dims = () if dims is None else _ints(dims, "dims")
@@ -112,7 +119,7 @@ class desc:
     @classmethod
     def _make(cls, ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
               strides=(), inner_blks=(), inner_idxs=()):
-        md = cls.__new__(cls)
+        md = object.__new__(cls)
         for name, value in (("ndims", ndims), ("dims", tuple(dims)), ("data_type", dt),
                             ("padded_dims", tuple(padded_dims)),
                             ("padded_offsets", tuple(padded_offsets)),
@@ -131,7 +138,7 @@ class desc:
         self._copy_from(ZERO)
 
     def _replace(self, **fields):
-        md = desc.__new__(desc)
+        md = object.__new__(desc)
         md._copy_from(self)
         object.__setattr__(md, "_hash", None)
         object.__setattr__(md, "_token", None)

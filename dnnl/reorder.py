@@ -263,14 +263,16 @@ class reorder(primitive):
                 plan.run(src._address, dst._address)
                 return plan
             dims = (src._md if self._runtime else self._src_md).dims
-            keep, m = [], 2
-            for q, dtype, what in zip(self._quant, QUANT_DTYPES, QUANT_NAMES):
-                if q is None:
-                    keep.append(None)
-                else:
-                    keep.append(_values(mems[m], q, dims, dtype, what))
+            keep, addrs, m = [], [0, 0, 0, 0], 2
+            for i, q in enumerate(self._quant):
+                if q is not None:
+                    mem = mems[m]
                     m += 1
-            addrs = [0 if a is None else data_address(a) for a in keep]
+                    addrs[i] = _in_place(mem, q.count(dims), QUANT_DTYPES[i])
+                    if not addrs[i]:        # converted or broadcast: a copy
+                        values = _values(mem, q, dims, QUANT_DTYPES[i], QUANT_NAMES[i])
+                        keep.append(values)
+                        addrs[i] = data_address(values)
             plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
                      self._beta)
             return plan
@@ -325,6 +327,19 @@ def _check_runtime(pd_md, md, what):
     if md.ndims != pd_md.ndims or md.data_type != pd_md.data_type or any(
             p != RUNTIME and p != d for p, d in zip(pd_md.dims, md.dims)):
         raise invalid("%s memory %r does not fit the primitive's %r" % (what, md, pd_md))
+
+
+def _in_place(mem, count, dtype):
+    """The address of ``mem``'s scale / zero-point values when its buffer
+    holds the ``count`` values the kernel reads as they are (a dense 1-D
+    run of ``dtype``), else 0 (then :func:`_values` makes them)."""
+    md = mem._md
+    if (md.ndims == 1 and md.data_type == _VALUE_TYPES[dtype] and md.strides == (1,)
+            and md.format_kind == format_kind.blocked and not md.inner_blks
+            and (md.dims[0] == count or md.dims[0] > count > 0 and md.dims[0] > 1)
+            and mem._address):
+        return mem._address + 4 * md.offset0
+    return 0
 
 
 def _values(mem, entry, dims, dtype, what):
