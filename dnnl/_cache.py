@@ -25,9 +25,7 @@ import itertools
 import os
 import re
 import threading
-import time
 
-from dnnl import verbose as _verbose
 from dnnl._desc import desc
 from dnnl._error import invalid
 from dnnl._settings import settings
@@ -277,8 +275,6 @@ def _serve(pd, entry, engines):
         swap = {id(old): new for old, new in zip(entry.engines, engines)}
         state.update({k: swap.get(id(v), v) for k, v in entry.state.items()})
     state["_cache_key"], state["_cache_entry"], state["_cache_hit"] = entry.key, entry, True
-    if _verbose.create_on:
-        state["_vt0"] = time.perf_counter()
     return True
 
 
@@ -328,8 +324,6 @@ def create(pd, init, args):
                 return
             with _lock:
                 _stats["misses"] += 1
-    if _verbose.create_on:
-        pd._vt0 = time.perf_counter()
     init(*args)
     entry = None
     if key is not None:

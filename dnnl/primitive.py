@@ -115,6 +115,8 @@ class primitive_desc:
         ``allow_empty`` a refusal (``dnnl.error``) leaves an empty descriptor
         (false in a boolean context), as the C++ API's does; any other
         exception is a bug and propagates."""
+        if _verbose.create_on:      # verbose's creation time starts here
+            self._vt0 = time.perf_counter()
         try:
             _cache.create(self, init, args)
         except error:
@@ -132,8 +134,6 @@ class primitive_desc:
         self._attr = copy_attr(attr)
         self._mds = mds
         self._plans = plans()
-        if _verbose.create_on:
-            self._vt0 = time.perf_counter()
 
     def _declare(self, args):
         """Declare the execution arguments: [exec_arg, ...] in binding order.
