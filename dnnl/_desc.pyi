@@ -26,6 +26,9 @@ class desc:
     strides: tuple[int, ...]
     inner_blks: tuple[int, ...]
     inner_idxs: tuple[int, ...]
+    def __new__(cls, dims: Sequence[int] | None = ..., dt: _DataTypeLike | None = ...,
+                tag_or_strides: _TagLike | Sequence[int] | None = ...,
+                allow_empty: bool = ...) -> desc: ...
     def __init__(self, dims: Sequence[int] | None = ..., dt: _DataTypeLike | None = ...,
                  tag_or_strides: _TagLike | Sequence[int] | None = ...,
                  allow_empty: bool = ...) -> None: ...
