@@ -2,7 +2,17 @@
 
 Anywhere a data type is taken, users may pass the enum, the C int, a numpy
 dtype or a string (``"f32"``, ``"float32"``, ``"bf16"``, ``"s8"``, ``"int8"``).
+
+What the package knows of each type is one :class:`DataType` record in
+``RECORDS``; every type set and table here and in the modules that import
+them is derived from the records, and tests/test_dtype_records.py checks the
+kernels' C tables (the Tempita templates) against them.
+
+>>> BY_CODE[data_type.s4].bits, BY_CODE[data_type.s4].size, data_type.s4 in SUB_BYTE
+(4, 1, True)
 """
+import typing
+
 import numpy as np
 
 from dnnl._enums import data_type
@@ -11,46 +21,93 @@ from dnnl._error import invalid, wrong_type
 
 dt = data_type
 
-#: Bytes per element as ``dnnl_data_type_size`` reports them (sub-byte: 1).
-SIZE = {dt.f16: 2, dt.bf16: 2, dt.f32: 4, dt.s32: 4, dt.s8: 1, dt.u8: 1,
-        dt.f64: 8, dt.boolean: 1, dt.f8_e5m2: 1, dt.f8_e4m3: 1, dt.s4: 1,
-        dt.u4: 1, dt.e8m0: 1, dt.f4_e2m1: 1, dt.f4_e3m0: 1, dt.s64: 8}
-
-#: Types a memory descriptor accepts (memory_desc_sanity_check).
-MD_TYPES = frozenset({dt.f4_e2m1, dt.e8m0, dt.f8_e5m2, dt.f8_e4m3, dt.f16,
-                      dt.bf16, dt.f32, dt.f64, dt.s64, dt.s32, dt.s8, dt.u8,
-                      dt.s4, dt.u4})
-
-#: Types stored two per byte, low nibble first.
-SUB_BYTE = frozenset({dt.s4, dt.u4, dt.f4_e2m1, dt.f4_e3m0})
-
-FLOATING = frozenset({dt.f16, dt.bf16, dt.f32, dt.f64, dt.f8_e5m2, dt.f8_e4m3,
-                      dt.e8m0, dt.f4_e2m1, dt.f4_e3m0})
-
-# numpy has these natively; the rest come from ml_dtypes when installed.
-_NUMPY = {dt.f16: np.float16, dt.f32: np.float32, dt.f64: np.float64,
-          dt.s32: np.int32, dt.s8: np.int8, dt.u8: np.uint8, dt.s64: np.int64,
-          dt.boolean: np.bool_}
-_ML_DTYPES = {dt.bf16: "bfloat16", dt.f8_e5m2: "float8_e5m2",
-              dt.f8_e4m3: "float8_e4m3fn", dt.e8m0: "float8_e8m0fnu",
-              dt.f4_e2m1: "float4_e2m1fn"}
-# Raw storage when ml_dtypes is absent (and for sub-byte integers, unpacked).
-_RAW = {dt.bf16: np.uint16, dt.f8_e5m2: np.uint8, dt.f8_e4m3: np.uint8,
-        dt.e8m0: np.uint8, dt.f4_e2m1: np.uint8, dt.f4_e3m0: np.uint8,
-        dt.s4: np.int8, dt.u4: np.uint8}
-
-_ALIASES = {"float32": "f32", "float": "f32", "float16": "f16", "half": "f16",
-            "float64": "f64", "double": "f64", "bfloat16": "bf16",
-            "int32": "s32", "int8": "s8", "uint8": "u8", "int64": "s64",
-            "bool": "boolean", "int4": "s4", "uint4": "u4",
-            "float8_e5m2": "f8_e5m2", "float8_e4m3fn": "f8_e4m3",
-            "float8_e4m3": "f8_e4m3", "float8_e8m0fnu": "e8m0",
-            "float4_e2m1fn": "f4_e2m1", "undef": "undef"}
-
 try:  # optional: real bf16 / f8 / f4 numpy dtypes
     import ml_dtypes as _ml
 except ImportError:  # pragma: no cover - exercised on machines without it
     _ml = None
+
+
+class DataType(typing.NamedTuple):
+    """What the package knows of one data type; every type table derives from these."""
+
+    code: data_type     # the header's enumerator
+    bits: int           # bits per element: 4 for the nibble types
+    kind: str           # "float", "int" or "bool"
+    signed: bool
+    numpy: object       # numpy's own scalar type, or None
+    ml_dtypes: object   # the ml_dtypes type's name, or None
+    raw: object         # numpy integer storage when numpy has no such type, or None
+    #                     (numpy_dtype picks among numpy, ml_dtypes and raw)
+    in_md: bool         # accepted by a memory descriptor (memory_desc_sanity_check)
+    aliases: tuple      # names besides ``code.name`` that as_data_type accepts
+
+    @property
+    def name(self):
+        return self.code.name
+
+    @property
+    def sub_byte(self):
+        """Stored two per byte, low nibble first."""
+        return self.bits < 8
+
+    @property
+    def size(self):
+        """Bytes per element as ``dnnl_data_type_size`` reports them (sub-byte: 1)."""
+        return max(self.bits // 8, 1)
+
+
+# Facts per type, keyed by the header's name (the enum values come from the header).
+# name:      bits kind   signed numpy       ml_dtypes         raw       in_md aliases
+_FACTS = {
+    "f16":     (16, "float", True, np.float16, None, None, True, ("float16", "half")),
+    "bf16":    (16, "float", True, None, "bfloat16", np.uint16, True, ("bfloat16",)),
+    "f32":     (32, "float", True, np.float32, None, None, True, ("float32", "float")),
+    "s32":     (32, "int", True, np.int32, None, None, True, ("int32",)),
+    "s8":      (8, "int", True, np.int8, None, None, True, ("int8",)),
+    "u8":      (8, "int", False, np.uint8, None, None, True, ("uint8",)),
+    "f64":     (64, "float", True, np.float64, None, None, True, ("float64", "double")),
+    "boolean": (8, "bool", False, np.bool_, None, None, False, ("bool",)),
+    "f8_e5m2": (8, "float", True, None, "float8_e5m2", np.uint8, True, ("float8_e5m2",)),
+    "f8_e4m3": (8, "float", True, None, "float8_e4m3fn", np.uint8, True,
+                ("float8_e4m3fn", "float8_e4m3")),
+    "s4":      (4, "int", True, None, None, np.int8, True, ("int4",)),
+    "u4":      (4, "int", False, None, None, np.uint8, True, ("uint4",)),
+    "e8m0":    (8, "float", False, None, "float8_e8m0fnu", np.uint8, True, ("float8_e8m0fnu",)),
+    "f4_e2m1": (4, "float", True, None, "float4_e2m1fn", np.uint8, True, ("float4_e2m1fn",)),
+    "f4_e3m0": (4, "float", True, None, None, np.uint8, False, ()),
+    "s64":     (64, "int", True, np.int64, None, None, True, ("int64",)),
+}
+# Enumerators that name no type: "no type yet" and the enum's upper bound.
+NOT_TYPES = frozenset({dt.undef, dt.max})
+
+
+def _records():
+    missing = [c.name for c in data_type if c not in NOT_TYPES and c.name not in _FACTS]
+    if missing:  # a header with a new type: it needs its facts above
+        raise ImportError("no record for data types %s" % ", ".join(missing))
+    return tuple(DataType(c, *_FACTS[c.name]) for c in data_type if c not in NOT_TYPES)
+
+
+#: One record per data type, in the header's order.
+RECORDS = _records()
+#: data_type member -> its record.
+BY_CODE = {r.code: r for r in RECORDS}
+
+#: Bytes per element as ``dnnl_data_type_size`` reports them (sub-byte: 1).
+SIZE = {r.code: r.size for r in RECORDS}
+#: Types a memory descriptor accepts (memory_desc_sanity_check).
+MD_TYPES = frozenset(r.code for r in RECORDS if r.in_md)
+#: Types stored two per byte, low nibble first.
+SUB_BYTE = frozenset(r.code for r in RECORDS if r.sub_byte)
+FLOATING = frozenset(r.code for r in RECORDS if r.kind == "float")
+#: Integer types (boolean is not one).
+INTEGRAL = frozenset(r.code for r in RECORDS if r.kind == "int")
+
+_NUMPY = {r.code: r.numpy for r in RECORDS if r.numpy is not None}
+_ML_DTYPES = {r.code: r.ml_dtypes for r in RECORDS if r.ml_dtypes is not None}
+# Raw storage when ml_dtypes is absent (and for sub-byte integers, unpacked).
+_RAW = {r.code: r.raw for r in RECORDS if r.raw is not None}
+_ALIASES = {a: r.name for r in RECORDS for a in r.aliases}
 
 
 def as_data_type(value):

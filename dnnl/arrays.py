@@ -53,8 +53,7 @@ _ARG_FROM, _ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
 _ARG_SRC, _ARG_DST = C["DNNL_ARG_SRC"], C["DNNL_ARG_DST"]
 _ARG_DIFF_SRC, _ARG_DIFF_DST = C["DNNL_ARG_DIFF_SRC"], C["DNNL_ARG_DIFF_DST"]
 _ARG_SCALES, _ARG_ZPS = C["DNNL_ARG_ATTR_SCALES"], C["DNNL_ARG_ATTR_ZERO_POINTS"]
-_INTEGRAL = frozenset({data_type.s64, data_type.s32, data_type.s8, data_type.u8,
-                       data_type.s4, data_type.u4})
+_INTEGRAL = _dtypes.INTEGRAL
 
 
 # ------------------------------------------------------------------ prepared calls

@@ -31,7 +31,7 @@ import numpy as np
 
 from dnnl import _args, _format, _keys
 from dnnl._settings import settings
-from dnnl._dtypes import as_data_type
+from dnnl._dtypes import INTEGRAL, as_data_type
 from dnnl._enums import (C, accumulation_mode, algorithm, data_type, fpmath_mode,
                          primitive_kind, quantization_mode, rounding_mode,
                          scratchpad_mode, status)
@@ -239,7 +239,7 @@ DEFAULT_QUANT_ENTRY = quant_entry(INT_MIN, data_type.undef, (), False, quantizat
 
 _SCALE_DTS = frozenset({data_type.f32, data_type.bf16, data_type.f16, data_type.e8m0,
                         data_type.f8_e4m3})
-_ZP_DTS = frozenset({data_type.s32, data_type.s8, data_type.u8, data_type.s4, data_type.u4})
+_ZP_DTS = INTEGRAL - {data_type.s64}     # oneDNN takes every integer type but s64
 _ZP_GROUP_ARGS = frozenset({ARG_SRC, ARG_WEIGHTS, ARG_WEIGHTS_1, ARG_WEIGHTS_2})
 _ZP_ARGS = frozenset({ARG_SRC, ARG_WEIGHTS, ARG_DST, ARG_SRC_2, ARG_WEIGHTS_1, ARG_WEIGHTS_2})
 _ROUNDING_ARGS = frozenset({ARG_DST, ARG_DIFF_SRC, ARG_DIFF_WEIGHTS})

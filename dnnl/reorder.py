@@ -13,7 +13,7 @@ statuses (src/common/reorder.cpp, src/cpu/reorder/cpu_reorder.cpp).
 """
 import numpy as np
 
-from dnnl import _format
+from dnnl import _dtypes, _format
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._args import integer
@@ -37,8 +37,7 @@ QUANT_ARGS = (ARG_ATTR_SCALES | ARG_FROM, ARG_ATTR_SCALES | ARG_TO,
 QUANT_NAMES = ("src scales", "dst scales", "src zero points", "dst zero points")
 QUANT_DTYPES = (np.float32, np.float32, np.int32, np.int32)
 _VALUE_TYPES = {np.float32: dt.f32, np.int32: dt.s32}     # the kernels' value types
-INTEGRAL = frozenset({dt.s64, dt.s32, dt.s8, dt.u8, dt.s4, dt.u4})
-INT4 = frozenset({dt.s4, dt.u4, dt.f4_e2m1})
+INTEGRAL = _dtypes.INTEGRAL
 
 # The pairs oneDNN's CPU reorder implements (src/cpu/reorder/). (Integer to
 # s64/e8m0/int4 pairs that oneDNN creates but never writes are left out;
@@ -66,6 +65,8 @@ SUPPORTED = {
 # copies the padded element count in a row). (Its ISA checks pass on every
 # avx512_core CPU; without AVX-512 it is unimplemented in oneDNN.)
 DIRECT_COPY_ONLY = frozenset({(dt.bf16, dt.s32), (dt.s32, dt.bf16)})
+# the sub-byte types the reorder takes
+INT4 = _dtypes.SUB_BYTE.intersection(SUPPORTED)
 
 
 def _dense(md):

@@ -2,6 +2,7 @@
 import numpy as np
 
 import dnnl
+from dnnl import _dtypes
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
 from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
@@ -11,7 +12,7 @@ from dnnl.testing import reorder as TR
 
 RUNTIME = dnnl.DNNL_RUNTIME_DIM_VAL
 SRC, DST = dnnl.DNNL_ARG_SRC, dnnl.DNNL_ARG_DST
-INTEGRAL = ("s32", "s8", "u8", "s4", "u4", "s64")
+INTEGRAL = frozenset(t.name for t in _dtypes.INTEGRAL)
 F8 = ("f8_e5m2", "f8_e4m3")
 #: benchdnn's correctness fill range per data type (reorder/cfg.cpp)
 RANGE = {"f32": (-2 ** 24, 2 ** 24), "f64": (-2 ** 24, 2 ** 24), "bf16": (-2 ** 24, 2 ** 24),

@@ -2,6 +2,7 @@
 import numpy as np
 
 import dnnl
+from dnnl import _dtypes, resampling as _resampling
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
 from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
@@ -13,7 +14,7 @@ from dnnl.testing import resampling as RS
 
 DIRS = ("FWD_D", "FWD_I", "FWD_B", "BWD_D", "BWD_W", "BWD_WB", "BWD_DW")
 DTS = ("f32", "bf16", "f16", "s32", "s8", "u8", "f64", "f8_e5m2", "f8_e4m3")
-INTEGRAL = ("s32", "s8", "u8")
+INTEGRAL = frozenset(t.name for t in _dtypes.INTEGRAL & _resampling.SUPPORTED)
 EPS = {"f32": 2.0 ** -23, "f64": 2.0 ** -23, "bf16": 2.0 ** -7, "f16": 2.0 ** -10,
        "f8_e5m2": 2.0 ** -2, "f8_e4m3": 2.0 ** -3}
 
