@@ -75,9 +75,12 @@ def _shape(md, span):
         if group % row:
             group = row
     if row > _MAX_WIDTH:
-        # the widest divisor that fits; a row too wide becomes the group
-        group = row if group % row == 0 and not md.inner_blks else group
-        row = max(w for w in range(1, _MAX_WIDTH + 1) if row % w == 0)
+        fit = max(w for w in range(1, _MAX_WIDTH + 1) if row % w == 0)
+        if fit >= 8:        # the widest divisor that fits; the old row a group
+            group = row if group % row == 0 and not md.inner_blks else group
+            row = fit
+        elif row > 3 * _MAX_WIDTH:     # (nearly) prime: plain wrapping
+            row = group = _MAX_WIDTH
     return row, group
 
 

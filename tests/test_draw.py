@@ -87,6 +87,8 @@ def _sample_tags():
         dnnl.memory.desc([40, 3], "f32", "ab"),                 # tall
         dnnl.memory.desc([2, 64], "f32", "ab"),                 # wide
         dnnl.memory.desc([1, 300], "f32", "ab"),                # one long row
+        dnnl.memory.desc([2, 37], "f32", "ab"),                 # prime rows
+        dnnl.memory.desc([389], "f32", "a"),                    # prime, long
         dnnl.memory.desc([3, 8], "f32", [40, 1]),               # gaps
         dnnl.memory.desc([16, 20, 1, 1], "f32", "OIhw4i16o4i"),  # 3 levels (issue 19)
     ]))
