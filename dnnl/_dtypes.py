@@ -53,6 +53,18 @@ except ImportError:  # pragma: no cover - exercised on machines without it
     _ml = None
 
 
+#: What installs ml_dtypes, the numpy types of bf16 / f8 / f4 (pyproject's extra).
+ML_DTYPES_EXTRA = "pip install 'dnnl-python[bf16]'"
+
+
+def require_ml_dtypes(code):
+    """Refuse, naming the extra to install, a type whose numpy arrays need
+    ml_dtypes when it is missing (numpy alone would hold raw integer codes)."""
+    if _ml is None and code in _ML_DTYPES:
+        raise invalid("%s values need ml_dtypes for their numpy type: %s"
+                      % (code.name, ML_DTYPES_EXTRA))
+
+
 def as_data_type(value):
     """Normalise ``value`` to a :class:`dnnl.memory.data_type` member.
 
