@@ -240,12 +240,14 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     ----------
     x : dnnl.memory or array_like
         The source: a memory, or an array taken without copying
-        (:func:`from_array`).
+        (:func:`from_array`). float64 / longdouble (array or memory) is
+        rounded to f32 first: a copy.
     tag : str or dnnl.memory.format_tag
         The destination layout (``"nChw16c"``, ``"acdb"``, ``"OIhw16i16o"``...).
     dtype : data type, optional
         The destination data type (``"s8"``, ``np.int8``,
-        ``dnnl.memory.data_type.bf16``...); default: the source's.
+        ``dnnl.memory.data_type.bf16``...); default: the source's (f32 for
+        float64). Not f64: no kernel writes it.
     scales, zero_points : float or array_like, optional
         The quantization of the integral side, ``real = scale * (q - zero_point)``:
         for an integral destination ``dst = saturate(round(x / scale) +
@@ -258,7 +260,9 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     Returns
     -------
     dnnl.memory
-        A new memory (on the source memory's engine), padding zeroed.
+        A new memory (on the source memory's engine), padding zeroed: its
+        ``.array`` is the buffer in layout ``tag``, ``np.asarray`` of it the
+        logical values again (docs/arrays.md, "What each call gives").
 
     Raises
     ------
@@ -356,8 +360,10 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
 
     Parameters
     ----------
-    x : array_like
-        f32, f16 or bf16 values (float64 is rounded to f32 first), any layout.
+    x : array_like or dnnl.memory
+        f32, f16 or bf16 values, any layout; float64 (and longdouble) is
+        rounded to f32 first (a copy), exactly as ``x.astype(np.float32)``; a
+        memory gives its logical values.
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -412,8 +418,8 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
 
     Parameters
     ----------
-    q : array_like
-        s8, u8 or s32 values.
+    q : array_like or dnnl.memory
+        s8, u8 or s32 values (a memory: its logical values).
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -421,7 +427,8 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     axis : int, optional
         The dim of per-channel quantization.
     dtype : data type, default "f32"
-        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes).
+        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes). No kernel writes
+        f64: ask for f32 and ``.astype(np.float64)`` the result.
 
     Returns
     -------
@@ -651,18 +658,24 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
 
     Parameters
     ----------
-    x : array_like
+    x : array_like or dnnl.memory
         N x C x [D x] [H x] W (``layout="nchw"``) or N x [D x] [H x] W x C
-        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8.
+        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8. float64 (and
+        longdouble) is rounded to f32 first (a copy; the result is f32); a
+        memory gives its logical values.
     size : int or sequence of int, optional
         The output spatial size (one value for every spatial dim, or one per
-        dim).
+        dim). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
         Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN.
     mode : {"linear", "nearest"}
-        ``resampling_linear`` (bilinear / trilinear with half-pixel centres,
+        ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
+        PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
         ``align_corners=False``) or ``resampling_nearest`` (the source index
-        is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero).
+        is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero:
+        PyTorch's ``"nearest-exact"``; PyTorch's ``"nearest"`` floors
+        ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
+        dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
     layout : str
         Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
         ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
@@ -676,8 +689,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     Raises
     ------
     dnnl.error
-        Bad input: ``invalid_arguments``; a data type resampling does not
-        take (float64...): ``unimplemented``.
+        Bad input: ``invalid_arguments`` (``invalid_type`` for a float size);
+        a data type resampling does not take (int64...): ``unimplemented``.
 
     Examples
     --------
@@ -687,6 +700,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     array([[[0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ]]], dtype=float32)
     >>> dnnl.resample(x, factors=0.5, mode="nearest")
     array([[[1., 3.]]], dtype=float32)
+    >>> dnnl.resample(x, 6, mode="nearest-exact")      # PyTorch's name for it
+    array([[[0., 1., 1., 2., 3., 3.]]], dtype=float32)
     >>> img = np.arange(2 * 2 * 3, dtype=np.uint8).reshape(1, 2, 2, 3)   # NHWC
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
@@ -717,9 +732,9 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
 
     Parameters
     ----------
-    diff_dst : array_like
+    diff_dst : array_like or dnnl.memory
         The gradient of :func:`resample`'s output, in ``layout``; f32, f16,
-        bf16, s32, s8 or u8.
+        bf16, s32, s8 or u8 (float64 is rounded to f32, as for :func:`resample`).
     size : int or sequence of int
         The spatial size of :func:`resample`'s input (the gradient's size).
     mode, layout
