@@ -172,6 +172,23 @@ def test_bf16_without_ml_dtypes_names_the_extra(no_ml_dtypes):
                for r in meta["project"]["optional-dependencies"]["bf16"])
 
 
+def test_bf16_without_ml_dtypes_installed():
+    # a fresh interpreter in which ml_dtypes cannot be imported
+    from dnnl.testing.interpreter import run
+    script = (
+        "import sys; sys.modules['ml_dtypes'] = None\n"
+        "import numpy as np, dnnl\n"
+        "bf = dnnl.memory(dnnl.memory.desc([1, 1, 2, 2], 'bf16', 'nchw'),"
+        " dnnl.default_engine())\n"
+        "try:\n"
+        "    dnnl.resample(bf, (4, 4))\n"
+        "except dnnl.error as e:\n"
+        "    print(e)\n")
+    out = run(["-c", script], capture_output=True, text=True, check=True).stdout
+    assert out == ("bf16 values need ml_dtypes for their numpy type: pip install "
+                   "'dnnl-python[bf16]' (status invalid_arguments)\n")
+
+
 def test_without_ml_dtypes_other_types_still_work(no_ml_dtypes):
     x = np.float32([[[0, 1, 2, 3]]])
     assert dnnl.resample(x, 8, mode="nearest").tolist() == [[[0, 0, 1, 1, 2, 2, 3, 3]]]
