@@ -453,7 +453,9 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
             raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
         _no_f64_output(ddt, "dequantize")
         if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
-            raise invalid("dequantize needs integer input, not %s" % a.dtype)
+            raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
+                          "q.astype(np.int32) for integer codes, or quantize values "
+                          "with dnnl.quantize" % a.dtype)
         return ddt
     return _reorder_to_numpy("dequantize", a, dtype, data_type_of, scale, zero_point, axis)
 

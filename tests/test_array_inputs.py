@@ -104,6 +104,8 @@ def test_float64_results_are_refused_with_the_fix():
         with pytest.raises(dnnl.unimplemented, match=r"dtype=np\.float32 .*astype\(np\.float64\)"):
             call()
     assert dnnl.dequantize(q, 0.5).astype(np.float64).tolist() == [0.5, -1.0, 1.5]
+    with pytest.raises(dnnl.invalid_arguments, match=r"q\.astype\(np\.int32\)"):
+        dnnl.dequantize(np.float64([1.0, 2.0]), 0.5)          # codes, not values
 
 
 def test_from_array_keeps_float64_and_names_the_fix_for_longdouble():
