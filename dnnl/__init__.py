@@ -30,7 +30,8 @@ from dnnl.memory import memory
 from dnnl.reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.verbose import get_verbose, set_verbose
-from dnnl.arrays import convert, dequantize, quantize, resample, resample_backward
+from dnnl.arrays import (convert, default_engine, dequantize, quantize, resample,
+                         resample_backward)
 
 # oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...
 globals().update({_name: _value for _name, _value in _C.items()

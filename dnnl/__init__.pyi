@@ -30,6 +30,7 @@ from dnnl._error import out_of_memory as out_of_memory
 from dnnl._error import runtime_error as runtime_error
 from dnnl._error import unimplemented as unimplemented
 from dnnl.arrays import convert as convert
+from dnnl.arrays import default_engine as default_engine
 from dnnl.arrays import dequantize as dequantize
 from dnnl.arrays import quantize as quantize
 from dnnl.arrays import resample as resample

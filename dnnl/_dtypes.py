@@ -109,6 +109,17 @@ _ML_DTYPES = {r.code: r.ml_dtypes for r in RECORDS if r.ml_dtypes is not None}
 _RAW = {r.code: r.raw for r in RECORDS if r.raw is not None}
 _ALIASES = {a: r.name for r in RECORDS for a in r.aliases}
 
+#: What installs ml_dtypes, the numpy types of bf16 / f8 / f4 (pyproject's extra).
+ML_DTYPES_EXTRA = "pip install 'dnnl-python[bf16]'"
+
+
+def require_ml_dtypes(code):
+    """Refuse, naming the extra to install, a type whose numpy arrays need
+    ml_dtypes when it is missing (numpy alone would hold raw integer codes)."""
+    if _ml is None and code in _ML_DTYPES:
+        raise invalid("%s values need ml_dtypes for their numpy type: %s"
+                      % (code.name, ML_DTYPES_EXTRA))
+
 
 def as_data_type(value):
     """Normalise ``value`` to a :class:`dnnl.memory.data_type` member.

@@ -26,13 +26,29 @@ class _dlpack_error(invalid_arguments, BufferError):
 
 
 def default_engine():
-    """The CPU engine that the array-level functions put their memories on.
+    """The CPU engine that the array-level functions put their memories on
+    (``dnnl.default_engine()``, also ``dnnl.arrays.default_engine()``).
+
+    Engines compare by identity, as oneDNN's handles: a primitive made for
+    memories from :func:`dnnl.memory.from_array` or :func:`dnnl.convert`
+    is on this engine, and runs on a stream of this engine, not of another
+    ``dnnl.engine(cpu, 0)``.
 
     Returns
     -------
     dnnl.engine
-        One engine for the process; create streams on it to execute your
-        own primitives on memories made by :func:`from_array`.
+        One engine for the process.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> src = dnnl.memory.from_array(np.arange(6, dtype=np.float32).reshape(2, 3))
+    >>> src.get_engine() is dnnl.default_engine()
+    True
+    >>> dst = dnnl.memory(dnnl.memory.desc([2, 3], "f32", "ba"), dnnl.default_engine())
+    >>> dnnl.reorder(src, dst).execute(dnnl.stream(dnnl.default_engine()), src, dst)
+    >>> dst.array.tolist()
+    [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
     """
     return _ENGINE
 
@@ -70,8 +86,12 @@ def as_numpy(x):
                 a = None
             if a is not None:
                 return a
-            raise invalid("cannot import %s through DLPack: %s"
-                          % (type(x).__name__, exc)) from None
+            hint = ""
+            if _dtypes._ml is None and any(t in str(getattr(x, "dtype", ""))
+                                           for t in ("bfloat16", "float8")):
+                hint = ": %s values need ml_dtypes, %s" % (x.dtype, _dtypes.ML_DTYPES_EXTRA)
+            raise invalid("cannot import %s through DLPack: %s%s"
+                          % (type(x).__name__, exc, hint)) from None
     try:
         return np.asarray(memoryview(x))
     except (TypeError, ValueError, NotImplementedError):
@@ -267,15 +287,31 @@ def memory_handle(handle):
     return a
 
 
+def _astype_fix(dtype):
+    """The conversion to suggest for an array of a type oneDNN lacks."""
+    if dtype == np.uint16:
+        return ("x.astype(np.int32), or x.view(ml_dtypes.bfloat16) if it holds bf16 "
+                "codes (ml_dtypes: %s)" % _dtypes.ML_DTYPES_EXTRA)
+    if dtype.kind in "iu":
+        return "x.astype(np.int32)"
+    if dtype.kind == "b":
+        return "x.astype(np.uint8)"
+    return "x.astype(np.float32)"
+
+
 def array_desc(a, tag=None):
     """The descriptor of a memory over the numpy array ``a`` (see
     :meth:`dnnl.memory.from_array`): its plain tag from the strides, or
     ``tag`` checked against them."""
     if a.ndim == 0:
         raise invalid("a 0-d array has no oneDNN layout: reshape it to (1,)")
-    dt = _dtypes.as_data_type(a.dtype)
-    if dt in _dtypes.SUB_BYTE or dt not in _dtypes.MD_TYPES:
-        raise invalid("numpy dtype %s has no oneDNN memory layout" % a.dtype)
+    try:
+        dt = _dtypes.as_data_type(a.dtype)
+    except invalid_arguments:
+        dt = None
+    if dt is None or dt in _dtypes.SUB_BYTE or dt not in _dtypes.MD_TYPES:
+        raise invalid("numpy dtype %s has no oneDNN data type: convert the array first, "
+                      "e.g. %s" % (a.dtype, _astype_fix(a.dtype)))
     shape = [int(n) for n in a.shape]
     strides = _element_strides(a)
     if tag is None:

@@ -26,10 +26,11 @@ import operator
 import numpy as np
 
 from dnnl import _dtypes
+from dnnl._args import a_type, integers, short
 from dnnl._desc import desc
 from dnnl._enums import C, algorithm, data_type, prop_kind
-from dnnl._error import error, invalid
-from dnnl._interop import _ENGINE, byte_span, default_engine, plain_tag
+from dnnl._error import error, invalid, invalid_type, unimpl, wrong_type
+from dnnl._interop import _ENGINE, array_desc, byte_span, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._settings import settings
 from dnnl.attr import primitive_attr
@@ -39,11 +40,36 @@ from dnnl.memory import memory, memory_allocated, memory_over, span_bytes
 from_array = memory.from_array
 
 def as_numpy(x):
-    """A numpy array sharing ``x``'s memory: a :class:`dnnl.memory` (its
-    plain view), a numpy array, a buffer or a ``__dlpack__`` producer."""
+    """A numpy array sharing ``x``'s memory: a numpy array, a buffer or a
+    ``__dlpack__`` producer; for a :class:`dnnl.memory` its logical array (a
+    view of a plain layout, a copy of a blocked one: the array functions
+    take the values, not the layout)."""
     if isinstance(x, memory):
-        return x.__array__(copy=False)
+        _dtypes.require_ml_dtypes(x._md.data_type)    # else raw codes, not values
+        return x.__array__()
     return _as_numpy(x)
+
+
+def _wide_float(a):
+    """Whether ``a`` holds a numpy float the kernels do not take (float64,
+    longdouble): the array functions round it to f32, oneDNN's compute type."""
+    return a.dtype.itemsize > 4 and a.dtype.kind == "f"
+
+
+def _check_input(a):
+    """Refuse, naming the fix, an input type oneDNN has but no array function
+    takes (checked when a call is prepared, not on every call)."""
+    if a.dtype == np.int64:     # numpy's default int: s64, which no reorder takes
+        raise unimpl("int64 input: oneDNN's reorder and resampling take no s64; pass "
+                     "x.astype(np.int32) (or np.int8 / np.uint8)")
+
+
+def _no_f64_output(ddt, what):
+    """Refuse an f64 result (no oneDNN kernel writes f64), naming the fix."""
+    if ddt == data_type.f64:
+        raise unimpl("%s cannot produce f64 (oneDNN's reorder has no f64 kernels): "
+                     "pass dtype=np.float32 and call .astype(np.float64) on the result"
+                     % what)
 
 
 __all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
@@ -213,12 +239,14 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     ----------
     x : dnnl.memory or array_like
         The source: a memory, or an array taken without copying
-        (:func:`from_array`).
+        (:func:`from_array`). float64 / longdouble (array or memory) is
+        rounded to f32 first: a copy.
     tag : str or dnnl.memory.format_tag
         The destination layout (``"nChw16c"``, ``"acdb"``, ``"OIhw16i16o"``...).
     dtype : data type, optional
         The destination data type (``"s8"``, ``np.int8``,
-        ``dnnl.memory.data_type.bf16``...); default: the source's.
+        ``dnnl.memory.data_type.bf16``...); default: the source's (f32 for
+        float64). Not f64: no kernel writes it.
     scales, zero_points : float or array_like, optional
         The quantization of the integral side, ``real = scale * (q - zero_point)``:
         for an integral destination ``dst = saturate(round(x / scale) +
@@ -231,7 +259,9 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     Returns
     -------
     dnnl.memory
-        A new memory (on the source memory's engine), padding zeroed.
+        A new memory (on the source memory's engine), padding zeroed: its
+        ``.array`` is the buffer in layout ``tag``, ``np.asarray`` of it the
+        logical values again (docs/arrays.md, "What each call gives").
 
     Raises
     ------
@@ -260,38 +290,62 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
         except TypeError:       # an unhashable argument: the call is not kept
             call = key = None
         if call is None:
+            if _wide_float(x):      # never kept: the f32 copy's call is
+                return convert(x.astype(np.float32), tag, dtype, scales=scales,
+                               zero_points=zero_points, axis=axis)
+
             def prepare():
+                _check_input(x)
                 ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
+                _no_f64_output(ddt, "convert")
                 md = desc(list(x.shape), _dtypes.as_data_type(x.dtype) if dtype is None
                           else ddt, tag)
                 return _PreparedReorder(x, md, None, scales, zero_points, axis)
             call = prepare() if key is None else _prepared_call(key, prepare)
         return call.run(x, None, scales, zero_points)
-    src = x if isinstance(x, memory) else from_array(x)
+    src = _convert_source(x)
     smd = src._md
     ddt = smd.data_type if dtype is None else _dtypes.as_data_type(dtype)
+    _no_f64_output(ddt, "convert")
     dst = memory(desc(list(smd.dims), ddt, tag), src.get_engine())
     _run_reorder(src, dst, scales, zero_points, axis)
     return dst
 
 
+def _convert_source(x):
+    """The memory :func:`convert` reorders from: ``x`` itself, or for f64 (a
+    numpy float64 / longdouble array, an f64 memory) an f32 copy of its
+    values, on ``x``'s engine (oneDNN's reorder has no f64 source)."""
+    if isinstance(x, memory):
+        if x._md.data_type != data_type.f64:
+            return x
+        a = _float_input(x)
+        return memory(array_desc(a), x.get_engine(), a)
+    a = _float_input(x)
+    _check_input(a)
+    return from_array(a)
+
+
 def _numpy_out(shape, dt):
+    _dtypes.require_ml_dtypes(dt)
     try:
         npdt = _dtypes.numpy_dtype(dt)
     except error:
         npdt = None
     if npdt is None or dt in _dtypes.SUB_BYTE or (
             dt in _dtypes.FLOATING and npdt.kind in "iu"):
-        raise invalid("data type %s has no numpy array type here%s" % (
-            dt.name, " (install ml_dtypes)" if dt in (data_type.bf16, data_type.f8_e5m2,
-                                                       data_type.f8_e4m3) else ""))
+        raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
+                      "which returns a memory" % dt.name)
     return np.empty(shape, npdt)
 
 
 def _float_input(x):
+    """``x`` as a numpy array (:func:`as_numpy`), float64 / longdouble rounded
+    to f32 -- a copy, the same result as passing ``x.astype(np.float32)``
+    (docs/arrays.md)."""
     a = as_numpy(x)
-    if a.dtype == np.float64:
-        a = a.astype(np.float32)    # oneDNN's reorder has no f64 source
+    if _wide_float(a):
+        a = a.astype(np.float32)
     return a
 
 
@@ -305,8 +359,10 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
 
     Parameters
     ----------
-    x : array_like
-        f32, f16 or bf16 values (float64 is rounded to f32 first), any layout.
+    x : array_like or dnnl.memory
+        f32, f16 or bf16 values, any layout; float64 (and longdouble) is
+        rounded to f32 first (a copy), exactly as ``x.astype(np.float32)``; a
+        memory gives its logical values.
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -343,6 +399,7 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     a = _float_input(x)
 
     def data_type_of():
+        _check_input(a)
         ddt = _dtypes.as_data_type(dtype)
         if ddt not in _INTEGRAL:
             raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
@@ -360,8 +417,8 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
 
     Parameters
     ----------
-    q : array_like
-        s8, u8 or s32 values.
+    q : array_like or dnnl.memory
+        s8, u8 or s32 values (a memory: its logical values).
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -369,7 +426,8 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     axis : int, optional
         The dim of per-channel quantization.
     dtype : data type, default "f32"
-        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes).
+        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes). No kernel writes
+        f64: ask for f32 and ``.astype(np.float64)`` the result.
 
     Returns
     -------
@@ -388,11 +446,15 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     a = as_numpy(q)
 
     def data_type_of():
+        _check_input(a)
         ddt = _dtypes.as_data_type(dtype)
         if ddt in _INTEGRAL:
             raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
+        _no_f64_output(ddt, "dequantize")
         if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
-            raise invalid("dequantize needs integer input, not %s" % a.dtype)
+            raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
+                          "q.astype(np.int32) for integer codes, or quantize values "
+                          "with dnnl.quantize" % a.dtype)
         return ddt
     return _reorder_to_numpy("dequantize", a, dtype, data_type_of, scale, zero_point, axis)
 
@@ -428,18 +490,22 @@ def _reorder_to_numpy(op, a, dtype, data_type_of, scales, zero_points, axis):
 
 # ------------------------------------------------------------------ resampling
 _MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling_nearest}
+# PyTorch's names (F.interpolate) for the same rules, with the rank they
+# need there. PyTorch's own "nearest" is another rule (floor(o * in / out));
+# ours is its "nearest-exact".
+_PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
+                  "trilinear": ("linear", 5)}
 _FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
 _LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
 
 
 def _resampling_setup(x, mode, layout):
-    a = as_numpy(x)
+    a = _float_input(x)
+    _check_input(a)
     if a.ndim not in (3, 4, 5):
         raise invalid("resampling takes 3, 4 or 5 dims (N, C and 1-3 spatial), not %d"
                       % a.ndim)
-    alg = _MODES.get(mode) if isinstance(mode, str) else None
-    if alg is None:
-        raise invalid("mode must be 'linear' or 'nearest', not %r" % (mode,))
+    alg = _mode(mode, a.ndim)
     name = layout.lower() if isinstance(layout, str) else None
     if name in _FIRST:
         last, rank = False, _FIRST[name]
@@ -480,6 +546,19 @@ class _PreparedResampling:
         return out
 
 
+class _AsF32:
+    """A prepared resampling of float64 / longdouble input: rounded to f32,
+    then run by the f32 call."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call):
+        self.call = call
+
+    def run(self, a):
+        return self.call.run(a.astype(np.float32))
+
+
 def _plain_key(v):
     """``v`` (sizes, factors) as a key, or None when it is not plain ints /
     floats (then the call is checked and made again)."""
@@ -511,9 +590,24 @@ def _resampling_call(what, x, mode, layout, prepare):
     call, src, dst, out = prepare()     # checked; the first call runs on its memories
     if key is not None:
         call.out_shape, call.out_dtype = out.shape, out.dtype
-        _prepared_call(key, lambda: call)
+        # float64 input was rounded to f32 (the output's type): keep that step
+        _prepared_call(key, lambda: call if out.dtype == a.dtype else _AsF32(call))
     call.execute(src, dst)
     return out
+
+
+def _mode(mode, ndim):
+    """The algorithm of ``mode``: ours, or PyTorch's name for the same rule."""
+    name, rank = _PYTORCH_MODES.get(mode, (mode, None)) if isinstance(mode, str) \
+        else (None, None)
+    alg = _MODES.get(name)
+    if alg is None:
+        raise invalid("mode must be 'linear' or 'nearest' (PyTorch's 'bilinear' / "
+                      "'trilinear' and 'nearest-exact'), not %s" % short(mode))
+    if rank is not None and rank != ndim:
+        raise invalid("mode %r is PyTorch's name for %d spatial dims, the array has %d:"
+                      " use mode='linear'" % (mode, rank - 2, ndim - 2))
+    return alg
 
 
 def _logical(a, last):
@@ -527,19 +621,37 @@ def _new_output(a, last, spatial):
     return np.empty(shape, a.dtype)
 
 
-def _spatial(values, k, kind, what):
-    if isinstance(values, (int, float, np.integer, np.floating)) and not isinstance(
-            values, bool):
-        values = [values] * k
+def _sizes(size, k):
+    """Output sizes: integers only, as every dim (docs/errors.md): a float,
+    even 4.0, is refused rather than truncated."""
+    if not isinstance(size, (list, tuple, range, np.ndarray)):
+        size = [size] * k
     try:
-        out = [kind(v) for v in values]
-    except (TypeError, ValueError):
-        raise invalid("%s must be a number or a sequence of %d numbers" % (what, k)) from None
+        out = list(integers(size, "size"))
+    except invalid_type as e:
+        raise wrong_type("%s: a size counts pixels (round it yourself, or pass "
+                         "factors= for a scale)" % e.message) from None
     if len(out) != k:
-        raise invalid("%d %s given for %d spatial dims" % (len(out), what, k))
-    if kind is int and any(v < 0 for v in out):
-        raise invalid("%s must be non-negative" % what)
+        raise invalid("%d sizes given for %d spatial dims" % (len(out), k))
+    if any(v < 0 for v in out):
+        raise invalid("sizes must be non-negative, not %s" % short(out))
     return out
+
+
+_REAL = (int, float, np.integer, np.floating)
+
+
+def _factors(factors, k):
+    """Scale factors: real numbers (no bool, no string)."""
+    if not isinstance(factors, (list, tuple, range, np.ndarray)):
+        factors = [factors] * k
+    for i, f in enumerate(factors):
+        if not isinstance(f, _REAL) or isinstance(f, (bool, np.bool_)):
+            raise wrong_type("factors[%d] must be a real number, not %s (%s)"
+                             % (i, a_type(f), short(f)))
+    if len(factors) != k:
+        raise invalid("%d factors given for %d spatial dims" % (len(factors), k))
+    return [float(f) for f in factors]
 
 
 def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
@@ -547,18 +659,24 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
 
     Parameters
     ----------
-    x : array_like
+    x : array_like or dnnl.memory
         N x C x [D x] [H x] W (``layout="nchw"``) or N x [D x] [H x] W x C
-        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8.
+        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8. float64 (and
+        longdouble) is rounded to f32 first (a copy; the result is f32); a
+        memory gives its logical values.
     size : int or sequence of int, optional
         The output spatial size (one value for every spatial dim, or one per
-        dim).
+        dim). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
         Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN.
     mode : {"linear", "nearest"}
-        ``resampling_linear`` (bilinear / trilinear with half-pixel centres,
+        ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
+        PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
         ``align_corners=False``) or ``resampling_nearest`` (the source index
-        is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero).
+        is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero:
+        PyTorch's ``"nearest-exact"``; PyTorch's ``"nearest"`` floors
+        ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
+        dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
     layout : str
         Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
         ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
@@ -572,8 +690,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     Raises
     ------
     dnnl.error
-        Bad input: ``invalid_arguments``; a data type resampling does not
-        take (float64...): ``unimplemented``.
+        Bad input: ``invalid_arguments`` (``invalid_type`` for a float size);
+        a data type resampling does not take (int64...): ``unimplemented``.
 
     Examples
     --------
@@ -583,6 +701,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     array([[[0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ]]], dtype=float32)
     >>> dnnl.resample(x, factors=0.5, mode="nearest")
     array([[[1., 3.]]], dtype=float32)
+    >>> dnnl.resample(x, 6, mode="nearest-exact")      # PyTorch's name for it
+    array([[[0., 1., 1., 2., 3., 3.]]], dtype=float32)
     >>> img = np.arange(2 * 2 * 3, dtype=np.uint8).reshape(1, 2, 2, 3)   # NHWC
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
@@ -594,11 +714,10 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         if (size is None) == (factors is None):
             raise invalid("give either size or factors")
         if size is not None:
-            spatial = _spatial(size, k, int, "sizes")
+            spatial = _sizes(size, k)
         else:
             from dnnl.resampling import _dst_from_factors
-            spatial = list(_dst_from_factors(src._md, _spatial(factors, k, float, "factors"))
-                           .dims[2:])
+            spatial = list(_dst_from_factors(src._md, _factors(factors, k)).dims[2:])
         out = _new_output(a, last, spatial)
         dst = from_array(_logical(out, last))
         from dnnl.resampling import resampling_forward
@@ -614,9 +733,9 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
 
     Parameters
     ----------
-    diff_dst : array_like
+    diff_dst : array_like or dnnl.memory
         The gradient of :func:`resample`'s output, in ``layout``; f32, f16,
-        bf16, s32, s8 or u8.
+        bf16, s32, s8 or u8 (float64 is rounded to f32, as for :func:`resample`).
     size : int or sequence of int
         The spatial size of :func:`resample`'s input (the gradient's size).
     mode, layout
@@ -638,7 +757,7 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     def prepare():
         a, alg, last = _resampling_setup(diff_dst, mode, layout)
         dd = from_array(_logical(a, last))
-        out = _new_output(a, last, _spatial(size, a.ndim - 2, int, "sizes"))
+        out = _new_output(a, last, _sizes(size, a.ndim - 2))
         ds = from_array(_logical(out, last))
         from dnnl.resampling import resampling_backward
         pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)

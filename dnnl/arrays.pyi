@@ -13,7 +13,8 @@ __all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
 # numpy arrays, buffer-protocol objects, DLPack producers (torch, JAX...) and
 # dnnl memories.
 _ArrayIn = Union[npt.ArrayLike, Buffer, _SupportsDLPack, memory]
-_Mode = Literal["linear", "nearest"]
+# ours, then PyTorch's names for the same rules
+_Mode = Literal["linear", "nearest", "bilinear", "trilinear", "nearest-exact"]
 _Size = Union[int, Sequence[int], None]
 _FactorsIn = Union[float, Sequence[float], None]
 

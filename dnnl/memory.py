@@ -345,7 +345,10 @@ class memory:
         """A logical copy: an array of shape ``dims`` in any layout.
 
         bf16 / f8 / f4 come as ml_dtypes arrays when that package is installed
-        (raw integer codes otherwise); s4 / u4 unpack to int8 / uint8.
+        (raw integer codes otherwise); s4 / u4 unpack to int8 / uint8. Always
+        a new array, plain layouts too (``np.asarray(mem)`` is a view of
+        those); docs/arrays.md compares the six ways between arrays and
+        memories.
         """
         md = self._md
         if md.ndims == 0:
@@ -371,7 +374,8 @@ class memory:
         """Write a logical array of shape ``dims`` (padding zero-filled).
 
         Values are cast with numpy's rules to the memory's element type; use a
-        reorder for oneDNN's rounding and saturation.
+        reorder for oneDNN's rounding and saturation. A copy into the buffer:
+        the memory does not keep ``array`` (see :meth:`from_array` for that).
         """
         md = self._md
         arr = np.asarray(array)
@@ -435,8 +439,10 @@ class memory:
         Returns
         -------
         dnnl.memory
-            On :func:`default_engine`; writes through it are seen in ``x`` and the
-            other way round. The memory keeps ``x``'s buffer alive.
+            On ``dnnl.default_engine()``; writes through it are seen in ``x`` and
+            the other way round. The memory keeps ``x``'s buffer alive. A
+            float64 array gives an f64 memory (no copy); :func:`dnnl.convert`
+            makes an f32 copy of it.
 
         Raises
         ------
@@ -476,7 +482,8 @@ class memory:
         Outer dims in memory order, then the inner blocks, padding included:
         ``nChw16c`` of 2x17x3x4 is ``(2, 2, 3, 4, 16)``; ``nhwc`` is
         ``(N, H, W, C)``. Writes go to the memory. Sub-byte types (s4, u4,
-        f4) raise ``dnnl.error``: use :meth:`map_data`.
+        f4) raise ``dnnl.error``: use :meth:`map_data`. The logical array
+        (shape ``dims``) is ``np.asarray(mem)``.
 
         Examples
         --------
@@ -492,7 +499,9 @@ class memory:
 
         For a plain layout (no blocks) it is a view of the buffer: writes
         through it reach the memory. For a blocked layout it is a logical
-        copy (``copy=False`` raises), as :meth:`to_numpy`.
+        copy (``copy=False`` raises), as :meth:`to_numpy`. So
+        ``np.asarray(dnnl.convert(x, "nhwc"))`` equals ``x``: the layout is
+        in :attr:`array`.
         """
         return _interop.to_array(self, dtype, copy)
 

@@ -254,6 +254,15 @@ class primitive_desc:
         return "<dnnl.%s.primitive_desc %s>" % (self.kind.name, self._impl)
 
 
+# Engines compare by identity (dnnl::engine handles): a second
+# dnnl.engine(cpu, 0) is another engine, and the array layer has its own.
+_ENGINE_MISMATCH = (
+    "the stream's engine is not the primitive's engine: create the stream with "
+    "dnnl.stream(prim.get_primitive_desc().get_engine()); memories made by "
+    "dnnl.memory.from_array and dnnl.convert are on dnnl.default_engine(), so "
+    "create primitives and streams for them on that engine")
+
+
 def _bind_one(entry, mem):
     """``mem`` for the declaration ``entry`` of execute, or the error that
     says what is wrong with it."""
@@ -339,7 +348,7 @@ class primitive:
         if type(astream) is not stream and not isinstance(astream, stream):
             raise wrong_type("execute needs a dnnl.stream")
         if astream._engine is not pd._engine:
-            raise invalid("the stream's engine is not the primitive's engine")
+            raise invalid(_ENGINE_MISMATCH)
         # bind: the memories in declaration order, each checked against its
         # declaration (present, a memory, the declared md, a buffer, writable
         # when written); the common case in one test, inline (a Python call
