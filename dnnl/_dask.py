@@ -1,0 +1,177 @@
+"""Dask arrays in the array functions: the same call on every block.
+
+``dnnl.quantize``, ``dequantize``, ``resample``, ``resample_backward`` and
+``convert`` (to a plain layout) take a ``dask.array.Array`` and return one,
+built with ``map_blocks``: each block is computed by the numpy path, so the
+result is that of the numpy path, bit for bit. Blocks split only the axes the
+operation does not mix: any axis for per-tensor quantization; for per-axis
+quantization any axis too, each block with its slice of the scales and zero
+points; batch and channels for resampling, whose spatial axes are first
+rechunked whole.
+
+Each call first runs the numpy path once on a probe, a zero array with the
+input's data type and the smallest shape that keeps what the call depends on
+(the spatial dims of a resampling, the quantization axis), so bad arguments
+raise ``dnnl.error`` at the call, as for numpy, not later on a worker; the
+probe also gives the result's data type and spatial size.
+
+dask is optional: it is imported only when a dask array arrives, and
+:func:`is_dask` recognises one by its type's module, without importing dask.
+"""
+import operator
+
+import numpy as np
+
+from dnnl._error import unimpl
+
+# The layout names of dnnl.resample with the channels last (the others have
+# them second); a name resample does not know fails in the probe.
+_CHANNELS_LAST = ("nhwc", "nwc", "ndhwc", "channels_last")
+
+
+def is_dask(x):
+    """Whether ``x`` is a dask array (checked without importing dask)."""
+    return type(x).__module__.startswith("dask.array")
+
+
+def _meta(ndim, dtype):
+    return np.empty((0,) * ndim, dtype)
+
+
+def _probe(shape, dtype, keep=()):
+    """A zero array of ``dtype`` with the dims of ``keep`` as in ``shape``
+    and the others 1 (0 where ``shape`` has 0)."""
+    return np.zeros([d if i in keep else min(d, 1) for i, d in enumerate(shape)], dtype)
+
+
+# ------------------------------------------------------------------ reorders
+def _quant_axis(axis, ndim):
+    """``axis`` normalised, or None when it is not given or not valid (the
+    probe then raises the numpy path's error)."""
+    if axis is None:
+        return None
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        return None
+    return ax % ndim if -ndim <= ax < ndim else None
+
+
+def _per_axis(values, x, ax):
+    """``values`` (one per index of ``ax``) as a dask array chunked as ``x``
+    along ``ax`` and of size 1 elsewhere: map_blocks gives each block its slice."""
+    if values is None:
+        return None
+    import dask.array as da
+    v = np.asarray(values).reshape(-1)
+    shape = [1] * x.ndim
+    shape[ax] = v.size
+    chunks = [(1,)] * x.ndim
+    chunks[ax] = x.chunks[ax]
+    return da.from_array(v.reshape(shape), chunks=tuple(chunks))
+
+
+def _flat(v, axis):
+    """A block's scales or zero points: its slice (per axis), or the values
+    as given (per tensor)."""
+    return v.reshape(-1) if axis is not None and v is not None else v
+
+
+def _quantize_block(block, scale, zero_point, axis, dtype):
+    from dnnl.arrays import quantize
+    return quantize(block, _flat(scale, axis), _flat(zero_point, axis), axis=axis, dtype=dtype)
+
+
+def _dequantize_block(block, scale, zero_point, axis, dtype):
+    from dnnl.arrays import dequantize
+    return dequantize(block, _flat(scale, axis), _flat(zero_point, axis), axis=axis, dtype=dtype)
+
+
+def _convert_block(block, scale, zero_point, axis, tag, dtype):
+    from dnnl.arrays import convert
+    return np.asarray(convert(block, tag, dtype, scales=_flat(scale, axis),
+                              zero_points=_flat(zero_point, axis), axis=axis))
+
+
+def _reorder(op, block_fn, x, scales, zero_points, axis, run_probe, extra):
+    """``op`` of the dask array ``x`` block by block; ``run_probe(probe)``
+    makes the numpy path's call on the probe and returns its numpy result."""
+    ax = _quant_axis(axis, x.ndim)
+    out = run_probe(_probe(x.shape, x.dtype, () if ax is None else (ax,)))
+    if ax is None:
+        # per-tensor: the one value goes to every block as it is
+        return x.map_blocks(block_fn, scales, zero_points, None, *extra, dtype=out.dtype, meta=_meta(x.ndim, out.dtype),
+                            token="dnnl-" + op)
+    return x.map_blocks(block_fn, _per_axis(scales, x, ax), _per_axis(zero_points, x, ax),
+                        ax, *extra, dtype=out.dtype, meta=_meta(x.ndim, out.dtype),
+                        token="dnnl-" + op)
+
+
+def quantize(x, scale, zero_point, axis, dtype):
+    from dnnl.arrays import quantize as q
+    return _reorder("quantize", _quantize_block, x, scale, zero_point, axis,
+                    lambda p: q(p, scale, zero_point, axis=axis, dtype=dtype), (dtype,))
+
+
+def dequantize(x, scale, zero_point, axis, dtype):
+    from dnnl.arrays import dequantize as dq
+    return _reorder("dequantize", _dequantize_block, x, scale, zero_point, axis,
+                    lambda p: dq(p, scale, zero_point, axis=axis, dtype=dtype), (dtype,))
+
+
+def convert(x, tag, dtype, scales, zero_points, axis):
+    from dnnl.arrays import convert as cv
+
+    def run_probe(p):
+        mem = cv(p, tag, dtype, scales=scales, zero_points=zero_points, axis=axis)
+        if mem.get_desc().get_inner_nblks():
+            # a blocked layout's blocks and padding cross any dask chunking
+            raise unimpl(
+                "convert of a dask array to the blocked layout %r: a blocked memory "
+                "does not split into dask chunks; convert the computed array "
+                "(dnnl.convert(x.compute(), tag)), or convert to a plain tag here"
+                % (tag.name if hasattr(tag, "name") else tag,))
+        return np.asarray(mem)
+    return _reorder("convert", _convert_block, x, scales, zero_points, axis, run_probe,
+                    (tag, dtype))
+
+
+# ------------------------------------------------------------------ resampling
+def _spatial_axes(x, layout):
+    last = isinstance(layout, str) and layout.lower() in _CHANNELS_LAST
+    return tuple(range(1, x.ndim - 1)) if last else tuple(range(2, x.ndim))
+
+
+def _resampling(op, block_fn, x, layout, run_probe, kwargs):
+    """``op`` of the dask array ``x``: its spatial axes rechunked whole, then
+    ``block_fn(block, **kwargs)`` on every block."""
+    spatial = _spatial_axes(x, layout)
+    out = run_probe(_probe(x.shape, x.dtype, spatial))
+    x = x.rechunk({ax: -1 for ax in spatial})
+    chunks = tuple((out.shape[i],) if i in spatial else c for i, c in enumerate(x.chunks))
+    return x.map_blocks(block_fn, dtype=out.dtype, chunks=chunks,
+                        meta=_meta(x.ndim, out.dtype), token="dnnl-" + op, **kwargs)
+
+
+def _resample_block(block, size, factors, mode, layout):
+    from dnnl.arrays import resample
+    return resample(block, size, factors=factors, mode=mode, layout=layout)
+
+
+def _resample_backward_block(block, size, mode, layout):
+    from dnnl.arrays import resample_backward
+    return resample_backward(block, size, mode=mode, layout=layout)
+
+
+def resample(x, size, factors, mode, layout):
+    from dnnl.arrays import resample as rs
+    return _resampling("resample", _resample_block, x, layout,
+                       lambda p: rs(p, size, factors=factors, mode=mode, layout=layout),
+                       dict(size=size, factors=factors, mode=mode, layout=layout))
+
+
+def resample_backward(x, size, mode, layout):
+    from dnnl.arrays import resample_backward as rb
+    return _resampling("resample_backward", _resample_backward_block, x, layout,
+                       lambda p: rb(p, size, mode=mode, layout=layout),
+                       dict(size=size, mode=mode, layout=layout))
