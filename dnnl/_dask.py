@@ -36,8 +36,16 @@ def is_dask(x, _ndarray=np.ndarray):
     return t is not _ndarray and t.__module__.startswith("dask.array")
 
 
-def _meta(ndim, dtype):
-    return np.empty((0,) * ndim, dtype)
+def _map_blocks(op, x, block_fn, *args, dtype, chunks=None, **kwargs):
+    """``x.map_blocks(block_fn, *args, **kwargs)``, its keys named
+    ``dnnl-<op>-<hash of the call>`` (``name`` is a whole key in newer dask,
+    a prefix in older ones: unique either way)."""
+    from dask.base import tokenize
+    name = "dnnl-%s-%s" % (op, tokenize(block_fn, x, args, kwargs, dtype, chunks))
+    meta = np.empty((0,) * x.ndim, dtype)
+    if chunks is not None:
+        kwargs["chunks"] = chunks
+    return x.map_blocks(block_fn, *args, name=name, dtype=dtype, meta=meta, **kwargs)
 
 
 def _probe(shape, dtype, keep=()):
@@ -102,11 +110,10 @@ def _reorder(op, block_fn, x, scales, zero_points, axis, run_probe, extra):
     out = run_probe(_probe(x.shape, x.dtype, () if ax is None else (ax,)))
     if ax is None:
         # per-tensor: the one value goes to every block as it is
-        return x.map_blocks(block_fn, scales, zero_points, None, *extra, dtype=out.dtype, meta=_meta(x.ndim, out.dtype),
-                            token="dnnl-" + op)
-    return x.map_blocks(block_fn, _per_axis(scales, x, ax), _per_axis(zero_points, x, ax),
-                        ax, *extra, dtype=out.dtype, meta=_meta(x.ndim, out.dtype),
-                        token="dnnl-" + op)
+        return _map_blocks(op, x, block_fn, scales, zero_points, None, *extra,
+                           dtype=out.dtype)
+    return _map_blocks(op, x, block_fn, _per_axis(scales, x, ax),
+                       _per_axis(zero_points, x, ax), ax, *extra, dtype=out.dtype)
 
 
 def quantize(x, scale, zero_point, axis, dtype):
@@ -151,8 +158,7 @@ def _resampling(op, block_fn, x, layout, run_probe, kwargs):
     out = run_probe(_probe(x.shape, x.dtype, spatial))
     x = x.rechunk({ax: -1 for ax in spatial})
     chunks = tuple((out.shape[i],) if i in spatial else c for i, c in enumerate(x.chunks))
-    return x.map_blocks(block_fn, dtype=out.dtype, chunks=chunks,
-                        meta=_meta(x.ndim, out.dtype), token="dnnl-" + op, **kwargs)
+    return _map_blocks(op, x, block_fn, dtype=out.dtype, chunks=chunks, **kwargs)
 
 
 def _resample_block(block, size, factors, mode, layout):

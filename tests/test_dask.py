@@ -194,6 +194,14 @@ def test_without_a_dask_array_dask_is_not_imported():
     assert r.stdout.strip() == "False"
 
 
+def test_keys_name_the_call():
+    d = da.from_array(batch((2, 3, 5, 5)), chunks=1)
+    a, b = dnnl.resample(d, 7), dnnl.resample(d, 9)
+    assert a.name.startswith("dnnl-resample-") and a.name != b.name
+    assert dnnl.resample(d, 7).name == a.name           # deterministic: dask may reuse it
+    assert dnnl.quantize(d, 0.5).name != dnnl.quantize(d, 0.25).name
+
+
 def test_the_graph_pickles():
     # what the distributed scheduler sends: the tasks, with their functions
     d = da.from_array(batch((2, 3, 5, 5)), chunks=1)
