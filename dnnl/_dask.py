@@ -22,7 +22,7 @@ import operator
 
 import numpy as np
 
-from dnnl._error import unimpl
+from dnnl._error import invalid, unimpl
 
 # The layout names of dnnl.resample with the channels last (the others have
 # them second); a name resample does not know fails in the probe.
@@ -51,6 +51,9 @@ def _map_blocks(op, x, block_fn, *args, dtype, chunks=None, **kwargs):
 def _probe(shape, dtype, keep=()):
     """A zero array of ``dtype`` with the dims of ``keep`` as in ``shape``
     and the others 1 (0 where ``shape`` has 0)."""
+    if any(d != d for d in shape):      # NaN: chunks of unknown size
+        raise invalid("the dask array's shape %s has unknown sizes: call "
+                      "x.compute_chunk_sizes() first" % (shape,))
     return np.zeros([d if i in keep else min(d, 1) for i, d in enumerate(shape)], dtype)
 
 

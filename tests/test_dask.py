@@ -185,6 +185,15 @@ def test_bad_arguments_raise_at_the_call_as_for_numpy(fn, args, kw):
     assert str(dask_error.value) == str(numpy_error.value)
 
 
+def test_unknown_chunk_sizes_say_what_to_do():
+    d = da.from_array(np.arange(12, dtype=np.float32), chunks=4)
+    unknown = d[d > 3]                                   # sizes known only once computed
+    with pytest.raises(dnnl.invalid_arguments, match=r"compute_chunk_sizes\(\)"):
+        dnnl.quantize(unknown, 0.5)
+    same(dnnl.quantize(unknown.compute_chunk_sizes(), 0.5),
+         dnnl.quantize(np.arange(4, 12, dtype=np.float32), 0.5))
+
+
 def test_without_a_dask_array_dask_is_not_imported():
     code = ("import sys, numpy as np, dnnl\n"
             "x = np.ones((1, 2, 3, 3), np.float32)\n"
