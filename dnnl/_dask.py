@@ -90,52 +90,43 @@ def _flat(v, axis):
     return v.reshape(-1) if axis is not None and v is not None else v
 
 
-def _quantize_block(block, scale, zero_point, axis, dtype):
-    from dnnl.arrays import quantize
-    return quantize(block, _flat(scale, axis), _flat(zero_point, axis), axis=axis, dtype=dtype)
+def _reorder_block(block, fn, scale, zero_point, axis, dtype):
+    """``fn`` (dnnl.quantize or dnnl.dequantize) of one block."""
+    return fn(block, _flat(scale, axis), _flat(zero_point, axis), axis=axis, dtype=dtype)
 
 
-def _dequantize_block(block, scale, zero_point, axis, dtype):
-    from dnnl.arrays import dequantize
-    return dequantize(block, _flat(scale, axis), _flat(zero_point, axis), axis=axis, dtype=dtype)
+def _convert_block(block, fn, scale, zero_point, axis, tag, dtype):
+    """``fn`` (dnnl.convert) of one block, as its logical array."""
+    return np.asarray(fn(block, tag, dtype, scales=_flat(scale, axis),
+                         zero_points=_flat(zero_point, axis), axis=axis))
 
 
-def _convert_block(block, scale, zero_point, axis, tag, dtype):
-    from dnnl.arrays import convert
-    return np.asarray(convert(block, tag, dtype, scales=_flat(scale, axis),
-                              zero_points=_flat(zero_point, axis), axis=axis))
-
-
-def _reorder(op, block_fn, x, scales, zero_points, axis, run_probe, extra):
-    """``op`` of the dask array ``x`` block by block; ``run_probe(probe)``
-    makes the numpy path's call on the probe and returns its numpy result."""
+def _reorder(op, block_fn, fn, x, scales, zero_points, axis, run_probe, extra):
+    """``op`` of the dask array ``x`` block by block: ``block_fn(block, fn,
+    scales, zero points, axis, *extra)``; ``run_probe(probe)`` makes the
+    numpy path's call on the probe and returns its numpy result."""
     ax = _quant_axis(axis, x.ndim)
     out = run_probe(_probe(x.shape, x.dtype, () if ax is None else (ax,)))
     if ax is None:
         # per-tensor: the one value goes to every block as it is
-        return _map_blocks(op, x, block_fn, scales, zero_points, None, *extra,
+        return _map_blocks(op, x, block_fn, fn, scales, zero_points, None, *extra,
                            dtype=out.dtype)
-    return _map_blocks(op, x, block_fn, _per_axis(scales, x, ax),
+    return _map_blocks(op, x, block_fn, fn, _per_axis(scales, x, ax),
                        _per_axis(zero_points, x, ax), ax, *extra, dtype=out.dtype)
 
 
-def quantize(x, scale, zero_point, axis, dtype):
-    from dnnl.arrays import quantize as q
-    return _reorder("quantize", _quantize_block, x, scale, zero_point, axis,
-                    lambda p: q(p, scale, zero_point, axis=axis, dtype=dtype), (dtype,))
+# The array functions pass themselves in (fn): this module imports nothing of
+# dnnl.arrays, and the blocks pickle them by name.
+def reorder(fn, x, scale, zero_point, axis, dtype):
+    """``fn`` (dnnl.quantize, dnnl.dequantize) of the dask array ``x``."""
+    return _reorder(fn.__name__, _reorder_block, fn, x, scale, zero_point, axis,
+                    lambda p: fn(p, scale, zero_point, axis=axis, dtype=dtype), (dtype,))
 
 
-def dequantize(x, scale, zero_point, axis, dtype):
-    from dnnl.arrays import dequantize as dq
-    return _reorder("dequantize", _dequantize_block, x, scale, zero_point, axis,
-                    lambda p: dq(p, scale, zero_point, axis=axis, dtype=dtype), (dtype,))
-
-
-def convert(x, tag, dtype, scales, zero_points, axis):
-    from dnnl.arrays import convert as cv
-
+def convert(fn, x, tag, dtype, scales, zero_points, axis):
+    """``fn`` (dnnl.convert) of the dask array ``x``, to a plain layout."""
     def run_probe(p):
-        mem = cv(p, tag, dtype, scales=scales, zero_points=zero_points, axis=axis)
+        mem = fn(p, tag, dtype, scales=scales, zero_points=zero_points, axis=axis)
         if mem.get_desc().get_inner_nblks():
             # a blocked layout's blocks and padding cross any dask chunking
             raise unimpl(
@@ -144,7 +135,7 @@ def convert(x, tag, dtype, scales, zero_points, axis):
                 "(dnnl.convert(x.compute(), tag)), or convert to a plain tag here"
                 % (tag.name if hasattr(tag, "name") else tag,))
         return np.asarray(mem)
-    return _reorder("convert", _convert_block, x, scales, zero_points, axis, run_probe,
+    return _reorder("convert", _convert_block, fn, x, scales, zero_points, axis, run_probe,
                     (tag, dtype))
 
 
@@ -164,25 +155,15 @@ def _resampling(op, block_fn, x, layout, run_probe, kwargs):
     return _map_blocks(op, x, block_fn, dtype=out.dtype, chunks=chunks, **kwargs)
 
 
-def _resample_block(block, size, factors, mode, layout):
-    from dnnl.arrays import resample
-    return resample(block, size, factors=factors, mode=mode, layout=layout)
-
-
-def _resample_backward_block(block, size, mode, layout):
-    from dnnl.arrays import resample_backward
-    return resample_backward(block, size, mode=mode, layout=layout)
-
-
-def resample(x, size, factors, mode, layout):
-    from dnnl.arrays import resample as rs
-    return _resampling("resample", _resample_block, x, layout,
-                       lambda p: rs(p, size, factors=factors, mode=mode, layout=layout),
+def resample(fn, x, size, factors, mode, layout):
+    """``fn`` (dnnl.resample) of the dask array ``x``: ``fn`` on every block."""
+    return _resampling("resample", fn, x, layout,
+                       lambda p: fn(p, size, factors=factors, mode=mode, layout=layout),
                        dict(size=size, factors=factors, mode=mode, layout=layout))
 
 
-def resample_backward(x, size, mode, layout):
-    from dnnl.arrays import resample_backward as rb
-    return _resampling("resample_backward", _resample_backward_block, x, layout,
-                       lambda p: rb(p, size, mode=mode, layout=layout),
+def backward(fn, x, size, mode, layout):
+    """``fn`` (dnnl.resample_backward) of the dask array ``x``."""
+    return _resampling("resample_backward", fn, x, layout,
+                       lambda p: fn(p, size, mode=mode, layout=layout),
                        dict(size=size, mode=mode, layout=layout))

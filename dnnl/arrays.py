@@ -253,7 +253,7 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    if _dask.is_dask(x): return _dask.convert(x, tag, dtype, scales, zero_points, axis)
+    if _dask.is_dask(x): return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
     if type(x) is np.ndarray and x.flags.c_contiguous and x.ndim:
         key = ("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
                scales is None, zero_points is None, axis, type(axis), settings.cache_key())
@@ -342,7 +342,7 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     array([[ 1, 14],
            [ 3, 18]], dtype=uint8)
     """
-    if _dask.is_dask(x): return _dask.quantize(x, scale, zero_point, axis, dtype)
+    if _dask.is_dask(x): return _dask.reorder(quantize, x, scale, zero_point, axis, dtype)
     a = _float_input(x)
 
     def data_type_of():
@@ -388,7 +388,7 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
-    if _dask.is_dask(q): return _dask.dequantize(q, scale, zero_point, axis, dtype)
+    if _dask.is_dask(q): return _dask.reorder(dequantize, q, scale, zero_point, axis, dtype)
     a = as_numpy(q)
 
     def data_type_of():
@@ -591,7 +591,7 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
     """
-    if _dask.is_dask(x): return _dask.resample(x, size, factors, mode, layout)
+    if _dask.is_dask(x): return _dask.resample(resample, x, size, factors, mode, layout)
     def prepare():
         a, alg, last = _resampling_setup(x, mode, layout)
         src = from_array(_logical(a, last))
@@ -640,7 +640,7 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
-    if _dask.is_dask(diff_dst): return _dask.resample_backward(diff_dst, size, mode, layout)
+    if _dask.is_dask(diff_dst): return _dask.backward(resample_backward, diff_dst, size, mode, layout)
     def prepare():
         a, alg, last = _resampling_setup(diff_dst, mode, layout)
         dd = from_array(_logical(a, last))
