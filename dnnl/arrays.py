@@ -25,7 +25,7 @@ import operator
 
 import numpy as np
 
-from dnnl import _dtypes
+from dnnl import _dask, _dtypes
 from dnnl._args import a_type, integers, short
 from dnnl._desc import desc
 from dnnl._enums import C, algorithm, data_type, prop_kind
@@ -282,6 +282,8 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
+    if _dask.is_dask(x):
+        return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
     if type(x) is np.ndarray and x.flags.c_contiguous and x.ndim:
         key = ("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
                scales is None, zero_points is None, axis, type(axis), settings.cache_key())
@@ -396,6 +398,8 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     array([[ 1, 14],
            [ 3, 18]], dtype=uint8)
     """
+    if _dask.is_dask(x):
+        return _dask.reorder(quantize, x, scale, zero_point, axis, dtype)
     a = _float_input(x)
 
     def data_type_of():
@@ -443,6 +447,8 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
+    if _dask.is_dask(q):
+        return _dask.reorder(dequantize, q, scale, zero_point, axis, dtype)
     a = as_numpy(q)
 
     def data_type_of():
@@ -707,6 +713,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
     """
+    if _dask.is_dask(x):
+        return _dask.resample(resample, x, size, factors, mode, layout)
     def prepare():
         a, alg, last = _resampling_setup(x, mode, layout)
         src = from_array(_logical(a, last))
@@ -754,6 +762,8 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
+    if _dask.is_dask(diff_dst):
+        return _dask.backward(resample_backward, diff_dst, size, mode, layout)
     def prepare():
         a, alg, last = _resampling_setup(diff_dst, mode, layout)
         dd = from_array(_logical(a, last))

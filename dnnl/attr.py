@@ -616,6 +616,10 @@ class post_ops:
         """``(weights_dt, bias_dt, dst_dt, kernel, stride, padding_l)``."""
         return tuple(self._get(index, dw_entry))
 
+    # -- pickling (to worker processes): the entries, which are values
+    def __reduce__(self):
+        return (post_ops, (), (None, {"_entries": list(self._entries)}))
+
 
 # ---------------------------------------------------------- binary broadcast
 def _dims_of(x):
@@ -1202,6 +1206,11 @@ class primitive_attr:
         if self._dropout is None:
             return (None, data_type.undef, False, False)
         return self._dropout
+
+    # -- pickling (to worker processes): every setting, not the cache key (a
+    # token of this process); the receiver finds its own from the values
+    def __reduce__(self):
+        return (primitive_attr, (), (None, {n: getattr(self, n) for n in _KEYED_FIELDS}))
 
 
 _KEYED_FIELDS = tuple(n for n in primitive_attr.__slots__ if n != "_key")

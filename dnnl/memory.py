@@ -516,6 +516,23 @@ class memory:
         """``(kDLCPU, 0)``: the buffer is in host memory."""
         return _interop.dlpack_device(self)
 
+    # -- pickling (to worker processes): a copy. The address means nothing in
+    # another process, so the descriptor, the engine and the bytes of the
+    # span (nbytes) travel; the receiver gets a new memory owning a buffer
+    # with those bytes (writable), as a pickled numpy view comes back a copy.
+    def __reduce__(self):
+        data = None if self._data is None else self._data[:self._nbytes]
+        return (memory._unpickle, (self._md, self._engine, data))
+
+    @staticmethod
+    def _unpickle(md, aengine, data):
+        if data is None:
+            return memory(md, aengine, DNNL_MEMORY_NONE)
+        mem = memory(md, aengine)
+        if data.size:
+            mem.map_data(np.uint8)[:data.size] = data
+        return mem
+
 
 def _interop_handle(handle):
     """A torch tensor or other ``__dlpack__`` producer as a numpy view."""

@@ -253,6 +253,19 @@ class primitive_desc:
     def __repr__(self):
         return "<dnnl.%s.primitive_desc %s>" % (self.kind.name, self._impl)
 
+    # -- pickling: refused, its kernel plan belongs to this process; what
+    # defines it pickles. copy.copy stays the shallow copy it was.
+    def __reduce__(self):
+        raise wrong_type(
+            "a %s.primitive_desc does not pickle: send its descriptors and attributes "
+            "(they pickle) and create it again where it runs (the primitive cache makes "
+            "it once per process)" % self.kind.name)
+
+    def __copy__(self):
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
 
 # Engines compare by identity (dnnl::engine handles): a second
 # dnnl.engine(cpu, 0) is another engine, and the array layer has its own.
@@ -368,3 +381,15 @@ class primitive:
         pd._execute(mems)
         seconds = time.perf_counter() - t0
         _verbose.on_exec(pd, {a[0]: m._md for a, m in zip(pd._decl, mems)}, seconds)
+
+    # -- pickling: refused, as its primitive descriptor's
+    def __reduce__(self):
+        raise wrong_type(
+            "a %s primitive does not pickle: send its descriptors and attributes (they "
+            "pickle) and create it again where it runs (the primitive cache makes it "
+            "once per process)" % self._pd.kind.name)
+
+    def __copy__(self):
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
