@@ -30,7 +30,6 @@ from dnnl._settings import settings
 from dnnl.testing import dtypes as R
 
 INTEGRAL = (R.S64, R.S32, R.S8, R.U8, R.S4, R.U4)
-FLOATS = (R.F32, R.F16, R.BF16, R.E5M2, R.E4M3, R.E8M0, R.F4_E2M1, R.F64)
 
 # the numpy integer type of each code representation (ml_dtypes arrays are
 # viewed as these)
@@ -318,7 +317,6 @@ def expected_bytes(src_spec, src_bytes, dst_spec, dst_init_bytes=None, scales=No
     sbuf[:sb.size] = sb
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
     x = codes(dnnl.memory(smd, eng, sbuf).to_numpy(), sdt)
-    dims = tuple(dmd.dims)
     old = read_logical(init, dmd)
 
     def q(entry):
