@@ -238,7 +238,7 @@ def _verbose_lines(code, **env):
 
 def test_verbose_reports_the_thread_count_that_runs():
     code = ("import dnnl\n"
-            "from dnnl._kernels.reorder import max_threads\n"
+            "from dnnl._threads import max_threads\n"
             "e = dnnl.engine(dnnl.engine.kind.cpu, 0)\n"
             "m = dnnl.memory(dnnl.memory.desc([2, 3], 'f32', 'ab'), e)\n"
             "dnnl.reorder(m, m).execute(dnnl.stream(e), m, m)\n"
@@ -254,7 +254,7 @@ def test_thread_limits_set_at_run_time_are_honoured():
     and verbose follow (dnnl_threads.h asks OpenMP on every call)."""
     code = ("import ctypes\n"
             "import dnnl\n"
-            "from dnnl._kernels.reorder import max_threads\n"
+            "from dnnl._threads import max_threads\n"
             "ctypes.CDLL('libgomp.so.1').omp_set_num_threads(1)\n"
             "print(max_threads())\n")
     r = interpreter.run(["-c", code], capture_output=True, text=True,
