@@ -371,17 +371,23 @@ def read_logical(buf, md):
     return view[offs]
 
 
-def write_logical(buf, md, values):
-    """A copy of ``buf`` with the elements set to ``values`` and the padding
-    (padded dims beyond dims) zeroed."""
-    dt = int(md.data_type)
+def _padded_grid(md):
+    """(offsets, inside) over the padded dims: each element's offset, and
+    True where it lies within dims (False in the padding)."""
     pshape = tuple(md.padded_dims)
-    poffs = _grid_offsets(md, pshape)
     inside = np.ones(pshape, bool)
     for d, n in enumerate(md.dims):
         sl = [slice(None)] * md.ndims
         sl[d] = slice(n, None)
         inside[tuple(sl)] = False
+    return _grid_offsets(md, pshape), inside
+
+
+def write_logical(buf, md, values):
+    """A copy of ``buf`` with the elements set to ``values`` and the padding
+    (padded dims beyond dims) zeroed."""
+    dt = int(md.data_type)
+    poffs, inside = _padded_grid(md)
     offs = poffs[tuple(slice(0, n) for n in md.dims)]
     buf = np.array(buf, np.uint8)
     if dt in R.SUB_BYTE:
@@ -608,12 +614,7 @@ def src_bytes_for(spec, logical, dt):
     # write_logical zeroes padding; put garbage back into the src padding
     pshape = tuple(md.padded_dims)
     if pshape != tuple(md.dims) and dt not in SUB_BYTE_NAMES:
-        poffs = _grid_offsets(md, pshape)
-        inside = np.ones(pshape, bool)
-        for d, n in enumerate(md.dims):
-            sl = [slice(None)] * md.ndims
-            sl[d] = slice(n, None)
-            inside[tuple(sl)] = False
+        poffs, inside = _padded_grid(md)
         item = np.dtype(R._CODE_DTYPE[int(md.data_type)]).itemsize
         view = nbuf[:nbuf.size - nbuf.size % item].view(np.dtype("u%d" % item))
         view[poffs[~inside]] = np.array(0x7f7f7f7f7f7f7f7f, np.uint64).astype(view.dtype)
