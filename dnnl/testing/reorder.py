@@ -23,6 +23,7 @@ unmasked dims replaced by 1 and the last two dims divided by ``groups``);
 ``groups`` is ``()`` or ``(G0, G1)`` (src/common/primitive_attr_quant.hpp).
 """
 import contextlib
+import pathlib
 
 import numpy as np
 
@@ -463,7 +464,7 @@ def _abstract_tags():
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "..", "tests", "data", "format_tag_layout.json")
     try:
-        names = json.load(open(path))["dnnl_format_tag_t"]
+        names = json.loads(pathlib.Path(path).read_text())["dnnl_format_tag_t"]
     except OSError:
         return {}
     by_rank = {}
