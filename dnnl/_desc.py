@@ -319,17 +319,6 @@ def describe(md):
     return text
 
 
-def dense_strides(dims, like=None):
-    strides, s = [0] * len(dims), 1
-    order = range(len(dims) - 1, -1, -1)
-    if like is not None:  # dense in the order of an existing stride vector
-        order = sorted(range(len(dims)), key=lambda d: (like[d], -d))
-    for d in order:
-        strides[d] = s
-        s *= max(dims[d], 1)
-    return tuple(strides)
-
-
 desc._public_name = "memory.desc"      # how messages name the class
 ZERO = desc._make(0, (), data_type.undef, (), (), 0, format_kind.undef)
 

@@ -26,15 +26,6 @@ ARG_SCRATCHPAD = C["DNNL_ARG_SCRATCHPAD"]
 ARG_ATTR_SCALES = C["DNNL_ARG_ATTR_SCALES"]
 ARG_ATTR_ZERO_POINTS = C["DNNL_ARG_ATTR_ZERO_POINTS"]
 
-# verbose's header reports the kernels' thread count (verbose imports no kernel,
-# nor does this module: loading one fixes the ISA level)
-def _max_threads():
-    from dnnl._kernels.reorder import max_threads
-    return max_threads()
-
-
-_verbose.max_threads = _max_threads
-
 #: argument usages (oneDNN's ``primitive_desc_t::arg_usage_t``)
 INPUT = "input"
 OUTPUT = "output"

@@ -50,6 +50,8 @@ import dnnl._registry as _registry
 from dnnl._error import invalid
 from dnnl._format import (RUNTIME, arg_str, attr_str, dims_str, md_str,  # noqa: F401
                           name, strides_str, tag_str)
+# the kernels' thread count, from a baseline-only module (picks no ISA level)
+from dnnl._threads import max_threads
 
 #: bit flags of the current level (read by dnnl.primitive on every execute)
 EXEC = 1
@@ -176,10 +178,6 @@ def _line(body):
     if _timestamp:
         return "onednn_verbose,v1,%.3f,%s" % (time.time() * 1000.0, body)
     return "onednn_verbose,v1," + body
-
-
-#: the kernels' thread count (set by the primitive layer: verbose imports no kernel)
-max_threads = os.cpu_count
 
 
 def header_lines():

@@ -4,6 +4,7 @@ The comparison with real oneDNN is tests/conformance/test_capi_oracle.py.
 """
 import ctypes
 import os
+import pathlib
 import re
 import runpy
 import sys
@@ -343,7 +344,7 @@ def test_service_functions():
 
 # ------------------------------------------------------------------ docs
 def test_docs_table_lists_every_function():
-    text = open(os.path.join(ROOT, "docs", "c_api.md")).read()
+    text = pathlib.Path(ROOT, "docs", "c_api.md").read_text()
     rows = set(re.findall(r"^\| `(dnnl_\w+)`", text, re.M))
     assert set(lib.FUNCTIONS) <= rows, sorted(set(lib.FUNCTIONS) - rows)
 

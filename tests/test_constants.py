@@ -7,6 +7,7 @@ the format tags must equal the digest in tests/data.
 """
 import json
 import os
+import pathlib
 import re
 
 import pytest
@@ -15,7 +16,7 @@ import dnnl
 from dnnl import _constants, _enums
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
-HEADER = open(os.path.join(ROOT, "include", "dnnl_types.h")).read()
+HEADER = pathlib.Path(ROOT, "include", "dnnl_types.h").read_text()
 
 
 def header_enums():
@@ -84,7 +85,7 @@ def test_python_enums_hold_the_header_values():
 
 
 def test_format_tags_match_the_spec_digest():
-    data = json.load(open(os.path.join(ROOT, "tests", "data", "format_tag_layout.json")))
+    data = json.loads(pathlib.Path(ROOT, "tests", "data", "format_tag_layout.json").read_text())
     tags = data["dnnl_format_tag_t"]
     assert len(tags) == 1674
     assert tags == ENUMS["dnnl_format_tag_t"]

@@ -1,6 +1,7 @@
 """dnnl.post_ops: container semantics, validation statuses (src/common/primitive_attr.cpp), the Cython eltwise/binary formulas against the numpy reference
 (src/cpu/primitive_attr_postops.cpp), broadcasting helpers and the reference chain."""
 import math
+import pathlib
 import struct
 
 import numpy as np
@@ -309,7 +310,7 @@ def test_pxd_alg_values_come_from_header():
     import os
     import re
     import dnnl._kernels
-    text = open(os.path.join(os.path.dirname(dnnl._kernels.__file__), "postops.pxd")).read()
+    text = pathlib.Path(os.path.dirname(dnnl._kernels.__file__), "postops.pxd").read_text()
     assert not re.search(r"^\s*\w+\s*=\s*(0x[0-9a-fA-F]+|\d+)\s*$", text, re.M)
     for alg in list(R.ELTWISE_ALGS) + list(R.BINARY_ALGS):
         assert re.search(r"\bdnnl_%s\b" % alg.name, text), alg.name

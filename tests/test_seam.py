@@ -37,6 +37,11 @@ def _sources(exts):
                 yield rel, path
 
 
+def _read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def _module(rel):
     mod = rel.rsplit(".", 1)[0].replace("/", ".")
     return mod[:-len(".__init__")] if mod.endswith(".__init__") else mod
@@ -48,7 +53,7 @@ def _import_graph():
     mods = {_module(rel): path for rel, path in _sources((".py", ".pyx"))}
     graph = {}
     for mod, path in mods.items():
-        text = open(path).read()
+        text = _read(path)
         if path.endswith(".pyx"):    # cimports are compile time, not imports
             names = re.findall(r"^\s*(?:from\s+(dnnl[\w.]*)\s+import|import\s+(dnnl[\w.]*))",
                                text, re.M)
@@ -80,11 +85,108 @@ def _reachable(graph, start):
     return seen
 
 
-def _cycles(prefix):
+def _module_names(tree, mod, mods):
+    """{local name: dnnl module} for the names ``tree`` binds to modules."""
+    pkg = mod.rsplit(".", 1)[0]
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname and a.name in mods:
+                    names[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(pkg.split(".")[:len(pkg.split(".")) - node.level + 1]
+                                + [base]).strip(".")
+            for a in node.names:
+                if base + "." + a.name in mods:
+                    names[a.asname or a.name] = base + "." + a.name
+    return names
+
+
+def _injected(tree, mod, mods):
+    """[(target module, attribute)] that module ``mod`` (parsed as ``tree``)
+    assigns (or setattr / delattr) on another dnnl module of ``mods``."""
+    names = _module_names(tree, mod, mods)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = getattr(node, "targets", None) or [node.target]
+            hits = [(e.value, e.attr) for t in targets for e in ast.walk(t)
+                    if isinstance(e, ast.Attribute) and isinstance(e.ctx, ast.Store)]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("setattr", "delattr") and node.args):
+            hits = [(node.args[0], "<%s>" % node.func.id)]
+        else:
+            continue
+        found += [(names[v.id], attr) for v, attr in hits
+                  if isinstance(v, ast.Name) and names.get(v.id, mod) != mod]
+    return found
+
+
+def _injections():
+    """[(module, target module, attribute)] over the package's Python source.
+    The target reads, at run time, what the injecting module gives it: a
+    dependency no import statement shows."""
+    mods = {_module(rel) for rel, _ in _sources((".py", ".pyx"))}
+    found = []
+    for rel, path in _sources((".py",)):
+        mod = _module(rel)
+        tree = ast.parse(_read(path))
+        found += [(mod, t, a) for t, a in _injected(tree, mod, mods)]
+    return sorted(found)
+
+
+def _full_graph():
+    """The import graph plus an edge target -> injector for every injected
+    module attribute (the target runs the injector's code)."""
     graph = _import_graph()
+    for mod, target, _ in _injections():
+        graph[target].add(mod)
+    return graph
+
+
+def _circles(graph):
+    """The import circles of ``graph``: its strongly connected components of
+    more than one module (Tarjan), each as a sorted list."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def _without_parents(graph):
     # "from dnnl.pkg import sub" names the package only to reach the
     # submodule: an edge to one's own parent package is not a circle
-    graph = {k: {t for t in v if not k.startswith(t + ".")} for k, v in graph.items()}
+    return {k: {t for t in v if not k.startswith(t + ".")} for k, v in graph.items()}
+
+
+def _cycles(prefix):
+    graph = _without_parents(_full_graph())
     return sorted(m for m in graph if m != "dnnl" and m.startswith(prefix)
                   and m in _reachable(graph, m))
 
@@ -95,6 +197,45 @@ def test_no_import_circle():
 
 def test_no_import_circle_in_benchdnn():
     assert not _cycles("dnnl.benchdnn")
+
+
+def test_no_module_attribute_is_injected():
+    """No module sets another module's attributes at run time (such as the
+    primitive layer once handing verbose its thread query)."""
+    assert _injections() == []
+
+
+def test_the_injection_finder_sees_an_injection():
+    code = ("import dnnl.verbose as v\nfrom dnnl import _cache\nfrom dnnl._desc import desc\n"
+            "desc.x = 1\n"
+            "def f():\n    v.max_threads = len\n    setattr(_cache, 'y', 1)\n")
+    mods = {"dnnl.primitive", "dnnl.verbose", "dnnl._cache", "dnnl._desc"}
+    assert _injected(ast.parse(code), "dnnl.primitive", mods) == [
+        ("dnnl.verbose", "max_threads"), ("dnnl._cache", "<setattr>")]
+    # the circle such an assignment makes: verbose runs primitive's code
+    graph = {"dnnl.primitive": {"dnnl.verbose"}, "dnnl.verbose": {"dnnl.primitive"},
+             "dnnl.memory": set()}
+    assert _circles(graph) == [["dnnl.primitive", "dnnl.verbose"]]
+
+
+def test_import_graph_has_no_circle_counting_injections():
+    """Every import (module and function level) plus every injected module
+    attribute: 0 circles in the whole package."""
+    circles = _circles(_without_parents(_full_graph()))
+    print("import graph of dnnl/: %d modules, %d circles"
+          % (len(_import_graph()), len(circles)))
+    assert circles == []
+
+
+def test_kernel_side_imports_only_low_level_modules():
+    """Plans and kernels know enums, data types, errors, settings and the
+    ISA, never an API object (attr, memory, a primitive)."""
+    low = {"dnnl", "dnnl._constants", "dnnl._enums", "dnnl._dtypes", "dnnl._args",
+           "dnnl._error", "dnnl._isa", "dnnl._cpuid", "dnnl._settings", "dnnl._keys"}
+    graph = _import_graph()
+    bad = {m: sorted(t for t in graph[m] if t not in low and not t.startswith("dnnl._kernels"))
+           for m in graph if m.startswith("dnnl._kernels")}
+    assert not {m: t for m, t in bad.items() if t}, bad
 
 
 def test_verbose_is_a_leaf():
@@ -125,7 +266,7 @@ _LITERAL = [
 def test_no_literal_data_type_or_algorithm_values():
     bad = []
     for rel, path in _sources((".py", ".pyx", ".pxd", ".h")):
-        text = open(path).read()
+        text = _read(path)
         for rx in _LITERAL:
             bad += ["%s: %s" % (rel, m.group(0).strip()) for m in rx.finditer(text)]
     assert not bad, bad
@@ -238,7 +379,7 @@ def _verbose_lines(code, **env):
 
 def test_verbose_reports_the_thread_count_that_runs():
     code = ("import dnnl\n"
-            "from dnnl._kernels.reorder import max_threads\n"
+            "from dnnl._threads import max_threads\n"
             "e = dnnl.engine(dnnl.engine.kind.cpu, 0)\n"
             "m = dnnl.memory(dnnl.memory.desc([2, 3], 'f32', 'ab'), e)\n"
             "dnnl.reorder(m, m).execute(dnnl.stream(e), m, m)\n"
@@ -254,7 +395,7 @@ def test_thread_limits_set_at_run_time_are_honoured():
     and verbose follow (dnnl_threads.h asks OpenMP on every call)."""
     code = ("import ctypes\n"
             "import dnnl\n"
-            "from dnnl._kernels.reorder import max_threads\n"
+            "from dnnl._threads import max_threads\n"
             "ctypes.CDLL('libgomp.so.1').omp_set_num_threads(1)\n"
             "print(max_threads())\n")
     r = interpreter.run(["-c", code], capture_output=True, text=True,

@@ -6,6 +6,7 @@ import doctest
 import glob
 import importlib.util
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -17,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _stub_names(path):
-    tree = ast.parse(open(path).read())
+    tree = ast.parse(pathlib.Path(path).read_text())
     names = set()
     for node in tree.body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
@@ -86,7 +87,7 @@ def test_mypy_strict_on_user_script_and_pages(tmp_path):
     scripts = [os.path.join(ROOT, "examples", "typed_usage.py")]
     parser = doctest.DocTestParser()
     for page in sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)):
-        source = "".join(e.source for e in parser.get_examples(open(page).read()))
+        source = "".join(e.source for e in parser.get_examples(pathlib.Path(page).read_text()))
         # errors.md calls the API with wrong types on purpose (what it raises);
         # dask.md needs the optional dask (its doctests are skipped alike)
         if not source or page.endswith("errors.md") or (

@@ -20,6 +20,7 @@ version in the banner below, and run ``--write``.
 """
 import json
 import os
+import pathlib
 import re
 import sys
 
@@ -61,7 +62,7 @@ def parse_int(text):
 def read(path=HEADER):
     """The header's content: {"enums": {name: [[member, value or alias]]},
     "macros": {name: value or C expression}, "runtime_f32_bits": str}."""
-    text = open(path).read()
+    text = pathlib.Path(path).read_text()
     enums = {}
     for body, name in re.findall(r"typedef enum \{(.*?)\} (\w+);", text, re.S):
         members = []
@@ -118,7 +119,7 @@ def main(argv):
             json.dump(data, f, indent=1)
     elif argv:
         sys.exit(__doc__)
-    elif text != open(HEADER).read():
+    elif text != pathlib.Path(HEADER).read_text():
         sys.exit("include/dnnl_types.h is not in canonical form: run with --write")
     return 0
 

@@ -9,6 +9,7 @@ that every public name has one.
 """
 import ctypes
 import os
+import pathlib
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -86,7 +87,7 @@ def outputs():
 def main(argv):
     stale = []
     for path, text in outputs().items():
-        old = open(path).read() if os.path.exists(path) else None
+        old = pathlib.Path(path).read_text() if os.path.exists(path) else None
         if old == text:
             continue
         stale.append(path)

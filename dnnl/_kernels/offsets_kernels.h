@@ -29,18 +29,26 @@ static inline void dnnl_py_columns(const __m128i *x, int n, char *d, long long d
     }
 }
 
+/* The first stage of the 1- and 2-byte blocks: N rows loaded into R, and
+   rows 2k, 2k+1 interleaved by BITS into X[k] (low halves) and X[k + N/2]. */
+#define ROWS_UNPACKED(R, X, N, BITS, S, SS)                                    \
+    do {                                                                       \
+        int k_;                                                                \
+        for (k_ = 0; k_ < (N); ++k_)                                           \
+            R[k_] = LD((S) + k_ * (SS));                                       \
+        for (k_ = 0; k_ < (N) / 2; ++k_) {                                     \
+            X[k_] = _mm_unpacklo_epi##BITS(R[2 * k_], R[2 * k_ + 1]);          \
+            X[k_ + (N) / 2] = _mm_unpackhi_epi##BITS(R[2 * k_], R[2 * k_ + 1]); \
+        }                                                                      \
+    } while (0)
+
 /* One 16x16 block of bytes: d[a*ds + b] = s[a + b*ss], in registers
    (unpacks of 8, 16, 32 and 64 bits). */
 static inline void dnnl_py_block8(const uint8_t *s, long long ss, uint8_t *d,
                                   long long ds) {
     __m128i r[16], x[16], y[16];
     int k;
-    for (k = 0; k < 16; ++k)
-        r[k] = LD(s + k * ss);
-    for (k = 0; k < 8; ++k) {      /* columns 0-7 | 8-15, rows 2k, 2k+1 */
-        x[k] = _mm_unpacklo_epi8(r[2 * k], r[2 * k + 1]);
-        x[k + 8] = _mm_unpackhi_epi8(r[2 * k], r[2 * k + 1]);
-    }
+    ROWS_UNPACKED(r, x, 16, 8, s, ss);      /* columns 0-7 | 8-15, rows 2k, 2k+1 */
     for (k = 0; k < 4; ++k) {      /* column groups of 4, rows 4k..4k+3 */
         y[k] = _mm_unpacklo_epi16(x[2 * k], x[2 * k + 1]);
         y[k + 4] = _mm_unpackhi_epi16(x[2 * k], x[2 * k + 1]);
@@ -54,13 +62,7 @@ static inline void dnnl_py_block8(const uint8_t *s, long long ss, uint8_t *d,
 static inline void dnnl_py_block16(const uint16_t *s, long long ss, uint16_t *d,
                                    long long ds) {
     __m128i r[8], x[8];
-    int k;
-    for (k = 0; k < 8; ++k)
-        r[k] = LD(s + k * ss);
-    for (k = 0; k < 4; ++k) {      /* columns 0-3 | 4-7, rows 2k, 2k+1 */
-        x[k] = _mm_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
-        x[k + 4] = _mm_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
-    }
+    ROWS_UNPACKED(r, x, 8, 16, s, ss);      /* columns 0-3 | 4-7, rows 2k, 2k+1 */
     dnnl_py_columns(x, 8, (char *)d, 2 * ds);   /* pairs of columns, rows 0-3 | 4-7 */
 }
 
@@ -137,6 +139,7 @@ TRANSPOSE(dnnl_py_transpose16, uint16_t, dnnl_py_block16)
 TRANSPOSE(dnnl_py_transpose32, uint32_t, dnnl_py_block32)
 #undef TRANSPOSE
 
+#undef ROWS_UNPACKED
 #undef LD
 #undef ST
 #endif

@@ -14,7 +14,6 @@ from dnnl import _dtypes
 from dnnl._enums import algorithm, data_type, primitive_kind
 from dnnl._settings import settings    # resampling_parallel_min: outputs (+ inputs, backward) from which every thread runs
 from dnnl._kernels import offsets as _offsets
-from dnnl.attr import binary_entry, sum_entry
 
 f32 = np.float32
 #: a forward W axis (rows path) with more indices than this has its taps and
@@ -227,10 +226,11 @@ class PostOp:
 
 # ------------------------------------------------------------ builders
 def _post_op(e, outs):
-    """The PostOp of attribute entry ``e`` (sum, eltwise or binary)."""
-    if isinstance(e, sum_entry):
+    """The PostOp of attribute entry ``e`` (sum, eltwise or binary), told
+    apart by the kind the entry carries: the plan knows no attribute class."""
+    if e.kind == primitive_kind.sum:
         return PostOp(primitive_kind.sum, scale=float(e.scale))
-    if not isinstance(e, binary_entry):
+    if e.kind != primitive_kind.binary:
         return PostOp(primitive_kind.eltwise, e.alg, float(e.alpha), float(e.beta),
                       float(e.scale))
     m = e.src1_desc
@@ -247,7 +247,7 @@ def _lazy_w(src_md, dst_md, ins, outs, entries):
     destination rows, no binary post-op), else 0."""
     if not LAZY_W_MIN < max(ins[4], outs[4]) < 2 ** 31 or src_md.data_type != data_type.f32:
         return 0
-    if any(isinstance(e, binary_entry) for e in entries):
+    if any(e.kind == primitive_kind.binary for e in entries):
         return 0
     return _row_stride(src_md, dst_md)
 

@@ -3,8 +3,7 @@
 import numpy as np
 
 import dnnl
-from dnnl.benchdnn.parser import (ParseError, parse_bool, parse_post_ops, parse_quant,
-                                  policy_mask)
+from dnnl.benchdnn.parser import parse_bool, parse_post_ops, parse_quant, policy_mask
 from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as TR
 
@@ -152,12 +151,3 @@ def binary_src1_values(p, n, rng):
     elif p.alg == "sub":
         vals = -vals
     return vals
-
-
-def check_parse(prb, nd):
-    """Parse every attribute option now (ParseError is fatal, as in benchdnn)."""
-    parse_quant(prb.get("attr-scales", ""), False)
-    parse_quant(prb.get("attr-zero-points", ""), True)
-    parse_post_ops(prb.get("attr-post-ops", ""))
-    if ParseError:   # keep flake8 quiet about the import
-        return True

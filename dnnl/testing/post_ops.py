@@ -216,10 +216,6 @@ def binary(x, y, alg, cond=None):
     return np.asarray(r, dtype=f32)
 
 
-def _dt_code(dt):
-    return int(dt)
-
-
 def _old_to_f32(old, dst_dt, sum_dt):
     """The old destination values as f32, read with the sum's data type.
 

@@ -23,6 +23,7 @@ unmasked dims replaced by 1 and the last two dims divided by ``groups``);
 ``groups`` is ``()`` or ``(G0, G1)`` (src/common/primitive_attr_quant.hpp).
 """
 import contextlib
+import pathlib
 
 import numpy as np
 
@@ -30,7 +31,6 @@ from dnnl._settings import settings
 from dnnl.testing import dtypes as R
 
 INTEGRAL = (R.S64, R.S32, R.S8, R.U8, R.S4, R.U4)
-FLOATS = (R.F32, R.F16, R.BF16, R.E5M2, R.E4M3, R.E8M0, R.F4_E2M1, R.F64)
 
 # the numpy integer type of each code representation (ml_dtypes arrays are
 # viewed as these)
@@ -318,7 +318,6 @@ def expected_bytes(src_spec, src_bytes, dst_spec, dst_init_bytes=None, scales=No
     sbuf[:sb.size] = sb
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
     x = codes(dnnl.memory(smd, eng, sbuf).to_numpy(), sdt)
-    dims = tuple(dmd.dims)
     old = read_logical(init, dmd)
 
     def q(entry):
@@ -373,17 +372,23 @@ def read_logical(buf, md):
     return view[offs]
 
 
-def write_logical(buf, md, values):
-    """A copy of ``buf`` with the elements set to ``values`` and the padding
-    (padded dims beyond dims) zeroed."""
-    dt = int(md.data_type)
+def _padded_grid(md):
+    """(offsets, inside) over the padded dims: each element's offset, and
+    True where it lies within dims (False in the padding)."""
     pshape = tuple(md.padded_dims)
-    poffs = _grid_offsets(md, pshape)
     inside = np.ones(pshape, bool)
     for d, n in enumerate(md.dims):
         sl = [slice(None)] * md.ndims
         sl[d] = slice(n, None)
         inside[tuple(sl)] = False
+    return _grid_offsets(md, pshape), inside
+
+
+def write_logical(buf, md, values):
+    """A copy of ``buf`` with the elements set to ``values`` and the padding
+    (padded dims beyond dims) zeroed."""
+    dt = int(md.data_type)
+    poffs, inside = _padded_grid(md)
     offs = poffs[tuple(slice(0, n) for n in md.dims)]
     buf = np.array(buf, np.uint8)
     if dt in R.SUB_BYTE:
@@ -459,7 +464,7 @@ def _abstract_tags():
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "..", "tests", "data", "format_tag_layout.json")
     try:
-        names = json.load(open(path))["dnnl_format_tag_t"]
+        names = json.loads(pathlib.Path(path).read_text())["dnnl_format_tag_t"]
     except OSError:
         return {}
     by_rank = {}
@@ -610,12 +615,7 @@ def src_bytes_for(spec, logical, dt):
     # write_logical zeroes padding; put garbage back into the src padding
     pshape = tuple(md.padded_dims)
     if pshape != tuple(md.dims) and dt not in SUB_BYTE_NAMES:
-        poffs = _grid_offsets(md, pshape)
-        inside = np.ones(pshape, bool)
-        for d, n in enumerate(md.dims):
-            sl = [slice(None)] * md.ndims
-            sl[d] = slice(n, None)
-            inside[tuple(sl)] = False
+        poffs, inside = _padded_grid(md)
         item = np.dtype(R._CODE_DTYPE[int(md.data_type)]).itemsize
         view = nbuf[:nbuf.size - nbuf.size % item].view(np.dtype("u%d" % item))
         view[poffs[~inside]] = np.array(0x7f7f7f7f7f7f7f7f, np.uint64).astype(view.dtype)

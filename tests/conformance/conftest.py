@@ -3,7 +3,8 @@
 Every test here takes the session fixture ``oracle``; when real oneDNN is not
 installed the fixture skips, so this folder never breaks the default suite.
 Tests record how many cases they compared with ``oracle.record(category, n)``;
-the totals are printed at the end of the run.
+the totals (and the tallies of ``oracle.tally``) are printed at the end of
+the run.
 """
 import os
 import sys
@@ -30,6 +31,7 @@ def pytest_terminal_summary(terminalreporter):
     counts = _oracle_module.CASES
     if not counts and not _oracle_module.DETAILS:
         return
+    tallies = {k: v for k, v in _oracle_module.TALLIES.items() if any(v.values())}
     tr = terminalreporter
     tr.section("cases compared with real oneDNN %s" % (
         ".".join(map(str, _oracle_module.load().version)) if _oracle_module.load() else ""))
@@ -38,6 +40,8 @@ def pytest_terminal_summary(terminalreporter):
     tr.write_line("%-40s %8d" % ("total", sum(counts.values())))
     for key in sorted(_oracle_module.DETAILS):
         tr.write_line("  %-72s %8d" % (key, _oracle_module.DETAILS[key]))
+    for name in sorted(tallies):
+        tr.write_line("%s: %s" % (name, tallies[name]))
 
 # Loaded as a plugin, never collected as a doctest module: two conftest.py
 # files would both import as "conftest" under --doctest-modules.

@@ -95,6 +95,16 @@ DETAILS = collections.Counter()
 def record_detail(category, n=1):
     DETAILS[category] += n
 
+
+#: Named tallies of a test module (e.g. the mix of resampling problems),
+#: printed by conftest at the end of the run, whatever order the tests ran in.
+TALLIES = {}
+
+
+def tally(name, counts):
+    TALLIES[name] = counts
+    return counts
+
 Dims = ctypes.c_int64 * MAX_NDIMS
 _p = ctypes.c_void_p
 _i = ctypes.c_int

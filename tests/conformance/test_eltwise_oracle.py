@@ -29,7 +29,7 @@ _LOOSE = {A.eltwise_gelu_tanh, A.eltwise_elu, A.eltwise_elu_use_dst_for_bwd, A.e
           A.eltwise_mish, A.eltwise_log}
 PARAMS = [(0.0, 0.0), (0.5, 0.0), (1.0, 0.0), (-1.0, 1.0), (1 / 6, 0.5), (2.0, 0.5),
           (0.3, -0.7), (2.0, 3.0), (-0.25, 4.0)]
-RESULTS = {"exact": 0, "total": 0, "zero_sign_diff": 0}
+RESULTS = _om.tally("eltwise vs ref:any (values)", {"exact": 0, "total": 0, "zero_sign_diff": 0})
 
 
 def _inputs():
@@ -125,15 +125,9 @@ def test_eltwise_vs_real_reference(oracle, alg):
         diff = np.abs(g - r)
         rel = np.where(np.abs(r) > 1e-5, diff / np.abs(r), diff)
         assert (rel <= trh).all(), (alpha, beta, X[bad][rel > trh][:5])
-
-
-def test_eltwise_agreement_summary(oracle):
-    """Runs last in this module: every compared value was bit-exact."""
-    if RESULTS["total"] == 0:
-        pytest.skip("no eltwise comparisons ran")
-    print("\neltwise vs ref:any: %d / %d bit-exact (%d differ only in the sign of zero)"
-          % (RESULTS["exact"], RESULTS["total"], RESULTS["zero_sign_diff"]))
-    assert RESULTS["exact"] == RESULTS["total"]
+        # within tolerance is not enough either: every value of every
+        # algorithm is bit-exact today (tallied in the closing summary)
+        assert same.all(), (alpha, beta, X[bad][:5], got[bad][:5], ref[bad][:5])
 
 
 # -------------------------------------------------------- statuses vs the C API

@@ -71,6 +71,7 @@ import collections
 import ctypes
 import math
 import os
+import pathlib
 import random
 import re
 import sys
@@ -914,7 +915,7 @@ def test_documented_deviations_are_listed_in_semantics_md():
     listed there is one ``deviation()`` knows."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
                         "internals", "semantics.md")
-    text = open(path).read()
+    text = pathlib.Path(path).read_text()
     section = text[text.index("### Statuses on bad input"):]
     section = section[:section.index("\n#", 1) if "\n#" in section[1:] else None]
     listed = set(re.findall(r"^- `([a-z0-9-]+)`:", section, re.M))
