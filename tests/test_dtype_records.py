@@ -10,6 +10,7 @@ and kernels, which Cython cannot import.
 """
 import ctypes
 import os
+import pathlib
 import re
 import sys
 
@@ -169,7 +170,7 @@ def test_the_numpy_reference_agrees():
 # ------------------------------------------------------ the C side
 def _py_blocks(fn):
     """The names the ``{{py: ...}}`` blocks of a Tempita template define."""
-    text = open(os.path.join(KERNELS, fn)).read()
+    text = pathlib.Path(KERNELS, fn).read_text()
     ns = {}
     for block in re.findall(r"^\{\{py:\n(.*?)^\}\}", text, re.S | re.M):
         exec(block, ns)
@@ -243,7 +244,7 @@ def test_reorder_template_tables():
 def test_resampling_nonfinite_scan_covers_its_float_types():
     """resampling.pyx's _has_nonfinite: every float type resampling takes is
     scanned, with that format's exponent field."""
-    text = open(os.path.join(KERNELS, "resampling.pyx")).read()
+    text = pathlib.Path(KERNELS, "resampling.pyx").read_text()
     body = text[text.index("cdef bint _has_nonfinite"):]
     body = body[:body.index("\n\n\n")]
     scanned = {}
