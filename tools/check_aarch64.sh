@@ -136,7 +136,7 @@ step "done"
 
 step() { printf '\n=== %s\n' "$*"; }
 
-inside() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 "$@"; }
+inside() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 
 host_mirror() {
     # the host's Debian mirror (deb822 sources or sources.list), else deb.debian.org
