@@ -14,7 +14,7 @@ The AVX10.2 family is never reported (its CPUs are not described here).
 
 On AArch64 (the architecture ``dnnl._cpuid`` was compiled for) the model is
 oneDNN's src/cpu/aarch64/cpu_isa_traits.{hpp,cpp} and src/cpu/platform.cpp
-instead: see ``AARCH64_ISA`` below. There is one kernel level, the baseline.
+instead: see ``aarch64_cpu_isa`` below. There is one kernel level, the baseline.
 """
 import enum
 import threading
@@ -121,13 +121,13 @@ _A64_SVE_256 = 1 << 3 | _A64_SVE_128
 _A64_SVE_512 = 1 << 4 | _A64_SVE_256
 _A64_SME = 1 << 8
 _A64_ALL = 0xFFFFFFFF
-# probed best first (get_isa_info_t): (ISA, SVE bytes it needs, public value, text)
+# probed best first (get_isa_info_t): (ISA, public value, text)
 _A64_ORDER = (
-    (_A64_SME, 0, aarch64_cpu_isa.default, "AArch64"),
-    (_A64_SVE_512, 64, aarch64_cpu_isa.sve_512, "AArch64 SVE (512 bits)"),
-    (_A64_SVE_256, 32, aarch64_cpu_isa.sve_256, "AArch64 SVE (256 bits)"),
-    (_A64_SVE_128, 16, aarch64_cpu_isa.sve_128, "AArch64 SVE (128 bits)"),
-    (_A64_ASIMD, 0, aarch64_cpu_isa.asimd, "AArch64 (with Advanced SIMD & floating-point)"),
+    (_A64_SME, aarch64_cpu_isa.default, "AArch64"),
+    (_A64_SVE_512, aarch64_cpu_isa.sve_512, "AArch64 SVE (512 bits)"),
+    (_A64_SVE_256, aarch64_cpu_isa.sve_256, "AArch64 SVE (256 bits)"),
+    (_A64_SVE_128, aarch64_cpu_isa.sve_128, "AArch64 SVE (128 bits)"),
+    (_A64_ASIMD, aarch64_cpu_isa.asimd, "AArch64 (with Advanced SIMD & floating-point)"),
 )
 # ONEDNN_MAX_CPU_ISA values oneDNN 3.13 matches there: its SVE entries are the
 # literal "sve_ ## bits" (a macro argument inside a string), so they match nothing.
@@ -341,7 +341,7 @@ def _mayiuse_aarch64(isa, soft=False):
 
 def _best_aarch64():
     """(public value, text) of oneDNN's get_isa_info_t on AArch64."""
-    for isa, _, public, text in _A64_ORDER:
+    for isa, public, text in _A64_ORDER:
         if _mayiuse_aarch64(isa):
             return public, text
     return aarch64_cpu_isa.default, "AArch64"
@@ -358,7 +358,7 @@ def _best(soft=False):
 def c_set_max_cpu_isa(value):
     """``dnnl_set_max_cpu_isa``: success, or invalid_arguments for a value
     that is no ISA or once the cap is set or read."""
-    if arch() not in ("x86_64",):
+    if arch() != "x86_64":
         # platform::set_max_cpu_isa: only x64 implements it (the AArch64 cap
         # comes from ONEDNN_MAX_CPU_ISA alone)
         return status.unimplemented
