@@ -21,7 +21,8 @@
 #     content changed replace the old ones, so a second run rebuilds only what
 #     changed) and built in place there: `setup.py build_ext --inplace --parallel 1`;
 #  5. inside: the build must have no x86 level; the ISA queries and the verbose
-#     header are printed; the kernel tests (tests/test_isa.py and its
+#     header are printed (for qemu's default CPU, and for QEMU_CPU=cortex-a72 and
+#     a64fx); the kernel tests (tests/test_isa.py and its
 #     KERNEL_TESTS, tests/test_reorder.py) and every example run; tests/test_isa.py
 #     compares the digests of its fixed reorders and resamplings with the ones
 #     pinned in tests/data/isa_digests.json (measured on x86-64 at every level).
@@ -119,6 +120,13 @@ print("set_max_cpu_isa(sse41):", repr(dnnl.set_max_cpu_isa(dnnl.cpu_isa.sse41)))
 print("get_cpu_isa_hints():", repr(dnnl.get_cpu_isa_hints()))
 print(*[l for l in V.header_lines() if ",isa:" in l])
 PY'
+# qemu's default CPU ("max") has SVE and SME; other emulated CPUs show the
+# other answers (QEMU_CPU is read by qemu-aarch64 itself)
+for cpu in cortex-a72 a64fx; do
+    inside env QEMU_CPU="$cpu" PYTHONPATH=/src/dnnl /opt/venv/bin/python -c 'import os, dnnl, dnnl._isa as I, dnnl.verbose as V
+print("QEMU_CPU=%s:" % os.environ["QEMU_CPU"], sorted(I.features()), repr(dnnl.get_effective_cpu_isa()),
+      *[l.split(",isa:")[1] for l in V.header_lines() if ",isa:" in l])' || true
+done
 
 step "tests: $tests"
 local t1=$SECONDS
