@@ -5,8 +5,8 @@
 #     sudo bash tools/check_aarch64.sh [ROOT]     # ROOT default /var/tmp/dnnl-aarch64-root
 #
 # Run by hand, as root, on a Debian (or Ubuntu) x86-64 machine; slow, not a CI step:
-# about 8 minutes for debootstrap (once), 15-20 for the build of the extensions
-# (one compile job, nice 19), then the tests. Steps:
+# about 8 minutes for debootstrap (once), 15-35 for the build of the extensions
+# (one compile job, nice 19; 34 on a busy 2-core machine), 15 for the tests. Steps:
 #  1. apt-get installs debootstrap, qemu-user-static and binfmt-support if missing;
 #     binfmt_misc is mounted and qemu-aarch64 enabled;
 #  2. ROOT is made once (debootstrap --arch=arm64, the host's Debian release and
