@@ -132,16 +132,28 @@ def arch_flags():
 
 # Extra builds of the kernels, best last; dnnl._isa picks one at run time from
 # CPUID (its KERNEL_LEVELS uses the same names). A level is built when the
-# compiler accepts its flags (so only on x86).
+# compiler targets x86-64 and accepts its flags: elsewhere (AArch64) only the
+# baseline is built, and no x86 flag is tried.
 ISA_LEVELS = (("x86_64_v3", ["-march=x86-64-v3"]), ("x86_64_v4", ["-march=x86-64-v4"]))
 # Metadata, not arithmetic: loaded at ``import dnnl``, before the ISA is chosen.
 BASELINE_ONLY = {"offsets"}
 
 
+def target_is_x86_64():
+    """True if the C compiler targets x86-64 (``-dumpmachine``, e.g.
+    ``x86_64-linux-gnu``; ``aarch64-linux-gnu`` is not)."""
+    cc = os.environ.get("CC", "gcc")
+    try:
+        r = subprocess.run(cc.split() + ["-dumpmachine"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return r.returncode == 0 and r.stdout.strip().startswith(("x86_64-", "amd64-"))
+
+
 def isa_levels():
     """The levels built this time. Outputs of the others are removed (in
     place and under build/): the loader would dispatch to stale objects."""
-    built = [] if "DNNL_PY_MARCH" in os.environ else [
+    built = [] if "DNNL_PY_MARCH" in os.environ or not target_is_x86_64() else [
         (name, flags) for name, flags in ISA_LEVELS
         if compiles("int main(void){return 0;}\n", flags)]
     for name, _ in ISA_LEVELS:

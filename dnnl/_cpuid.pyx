@@ -2,7 +2,10 @@
 """Raw CPU identification for the ISA dispatch (``dnnl._isa`` decodes it).
 
 Built for the baseline of the platform, like every module that runs before
-the kernel level is chosen. On non-x86 machines every query answers zero.
+the kernel level is chosen. ``ARCH`` is the architecture this module was
+compiled for; the x86 queries answer zero elsewhere, the AArch64 ones
+(Linux's HWCAP words and the SVE vector length, what Xbyak_aarch64 reads for
+oneDNN) answer zero off Linux on AArch64.
 """
 
 cdef extern from *:
@@ -45,10 +48,46 @@ cdef extern from *:
     #else
     static int dnnl_py_amx_permitted(void) { return 0; }
     #endif
+
+    #if defined(__x86_64__) || defined(__i386__)
+    #define DNNL_PY_ARCH "x86_64"
+    #elif defined(__aarch64__)
+    #define DNNL_PY_ARCH "aarch64"
+    #else
+    #define DNNL_PY_ARCH "other"
+    #endif
+
+    #if defined(__linux__) && defined(__aarch64__)
+    #include <sys/auxv.h>
+    #include <sys/prctl.h>
+    static unsigned long long dnnl_py_hwcap(int second) {
+    #if defined(AT_HWCAP2)
+        if (second) return getauxval(AT_HWCAP2);
+    #else
+        if (second) return 0;
+    #endif
+        return getauxval(AT_HWCAP);
+    }
+    /* PR_SVE_GET_VL (51): the vector length in bytes in the low 16 bits,
+       flags above; negative without SVE. */
+    static int dnnl_py_sve_vl(void) {
+        int r = prctl(51, 0, 0, 0, 0);
+        return r < 0 ? 0 : (r & 0xffff);
+    }
+    #else
+    static unsigned long long dnnl_py_hwcap(int second) { (void)second; return 0; }
+    static int dnnl_py_sve_vl(void) { return 0; }
+    #endif
     """
     void dnnl_py_cpuid(unsigned leaf, unsigned sub, unsigned r[4]) nogil
     unsigned long long dnnl_py_xgetbv0() nogil
     int dnnl_py_amx_permitted() nogil
+    const char *DNNL_PY_ARCH
+    unsigned long long dnnl_py_hwcap(int second) nogil
+    int dnnl_py_sve_vl() nogil
+
+#: "x86_64", "aarch64" or "other": the target this module was compiled for.
+ARCH = (<bytes>DNNL_PY_ARCH).decode()
 
 
 def cpuid(unsigned leaf, unsigned sub=0):
@@ -66,3 +105,13 @@ def xgetbv0():
 def amx_permitted():
     """True once Linux lets this process use the AMX tile data."""
     return dnnl_py_amx_permitted() != 0
+
+
+def hwcap():
+    """``(AT_HWCAP, AT_HWCAP2)`` on Linux on AArch64, else zeros."""
+    return dnnl_py_hwcap(0), dnnl_py_hwcap(1)
+
+
+def sve_vector_length():
+    """The SVE vector length in bytes (``PR_SVE_GET_VL``), 0 without SVE."""
+    return dnnl_py_sve_vl()

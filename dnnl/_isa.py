@@ -11,7 +11,12 @@ read it.
 The kernels are built once per level of ``KERNEL_LEVELS`` (setup.py); the
 best level whose oneDNN ISA is usable is loaded (dnnl/_kernels/__init__.py).
 The AVX10.2 family is never reported (its CPUs are not described here).
+
+On AArch64 (the architecture ``dnnl._cpuid`` was compiled for) the model is
+oneDNN's src/cpu/aarch64/cpu_isa_traits.{hpp,cpp} and src/cpu/platform.cpp
+instead: see ``aarch64_cpu_isa`` below. There is one kernel level, the baseline.
 """
+import enum
 import threading
 
 from dnnl._enums import C as _C, cpu_isa, cpu_isa_hints, status
@@ -96,6 +101,52 @@ KERNEL_LEVELS = (
 )
 
 
+# ---- AArch64: oneDNN's cpu_isa_t there (src/cpu/aarch64/cpu_isa_traits.hpp) ----
+class aarch64_cpu_isa(enum.IntEnum):
+    """What ``dnnl_get_effective_cpu_isa`` returns on AArch64: values of
+    oneDNN's private enum there, cast to ``dnnl_cpu_isa_t`` (they reuse x86
+    numbers: asimd is 1 like sse41, sve_512 is 0x27 like avx512_core).
+    ``default`` also stands for SME CPUs, as in oneDNN 3.13."""
+    default = 0
+    asimd = 0x1
+    sve_128 = 0x3
+    sve_256 = 0x7
+    sve_512 = 0x27
+
+
+_A64_ASIMD = 1 << 0
+_A64_SVE = 1 << 1 | _A64_ASIMD
+_A64_SVE_128 = 1 << 2 | _A64_SVE
+_A64_SVE_256 = 1 << 3 | _A64_SVE_128
+_A64_SVE_512 = 1 << 4 | _A64_SVE_256
+_A64_SME = 1 << 8
+_A64_ALL = 0xFFFFFFFF
+# probed best first (get_isa_info_t): (ISA, public value, text)
+_A64_ORDER = (
+    (_A64_SME, aarch64_cpu_isa.default, "AArch64"),
+    (_A64_SVE_512, aarch64_cpu_isa.sve_512, "AArch64 SVE (512 bits)"),
+    (_A64_SVE_256, aarch64_cpu_isa.sve_256, "AArch64 SVE (256 bits)"),
+    (_A64_SVE_128, aarch64_cpu_isa.sve_128, "AArch64 SVE (128 bits)"),
+    (_A64_ASIMD, aarch64_cpu_isa.asimd, "AArch64 (with Advanced SIMD & floating-point)"),
+)
+# ONEDNN_MAX_CPU_ISA values oneDNN 3.13 matches there: its SVE entries are the
+# literal "sve_ ## bits" (a macro argument inside a string), so they match nothing.
+_A64_BY_ENV = {"default": _A64_ALL, "advanced_simd": _A64_ASIMD}
+
+_arch = None
+
+
+def arch():
+    """"x86_64", "aarch64" or "other": what the helper module was built for."""
+    global _arch
+    if _arch is None:
+        try:
+            from dnnl._cpuid import ARCH as _arch
+        except ImportError:      # pragma: no cover - a build without the helper
+            _arch = "other"
+    return _arch
+
+
 # ---------------------------------------------------------------- the CPU
 def _bit(reg, n):
     return bool((reg >> n) & 1)
@@ -107,6 +158,8 @@ def _read_features():
         from dnnl._cpuid import cpuid, xgetbv0
     except ImportError:      # pragma: no cover - a build without the helper
         return frozenset()
+    if arch() == "aarch64":
+        return _read_features_aarch64()
     f = set()
     _, _, c1, _ = cpuid(1)
     xcr0 = xgetbv0()
@@ -139,6 +192,22 @@ def _read_features():
                              ("avx512_fp16", d7, 23)):
             if _bit(reg, n):
                 f.add(name)
+    return frozenset(f)
+
+
+def _read_features_aarch64():
+    """Xbyak_aarch64's view on Linux: HWCAP_ASIMD, HWCAP_SVE, HWCAP2_SME, and
+    the SVE vector length as ``sve<bits>`` (e.g. ``sve512``)."""
+    from dnnl._cpuid import hwcap, sve_vector_length
+    h1, h2 = hwcap()
+    f = set()
+    if _bit(h1, 1):
+        f.add("asimd")
+    if _bit(h1, 22):
+        f.add("sve")
+        f.add("sve%d" % (8 * sve_vector_length()))
+    if _bit(h2, 23):
+        f.add("sme")
     return frozenset(f)
 
 
@@ -230,6 +299,8 @@ def _getenv_user(name):
 
 def _cap_from_env():
     value = _getenv_user("MAX_CPU_ISA")
+    if arch() == "aarch64":
+        return _A64_BY_ENV.get(value, _A64_ALL)
     return _BY_ENV.get(_ENV_ALIASES.get(value, value), ISA_ALL)
 
 
@@ -250,6 +321,32 @@ def mayiuse(isa, soft=False):
     return _cpu_has(isa, lambda: _hints.get(soft))
 
 
+def _sve_bytes():
+    return max([int(f[3:]) // 8 for f in features() if f[:3] == "sve" and f[3:].isdigit()]
+               or [0])
+
+
+def _mayiuse_aarch64(isa, soft=False):
+    """oneDNN's aarch64::mayiuse."""
+    if _cap.get(soft) & isa != isa:
+        return False
+    f = features()
+    if isa == _A64_ASIMD:
+        return "asimd" in f
+    if isa == _A64_SME:
+        return "sme" in f
+    need = {_A64_SVE_128: 16, _A64_SVE_256: 32, _A64_SVE_512: 64}[isa]
+    return "sve" in f and _sve_bytes() >= need
+
+
+def _best_aarch64():
+    """(public value, text) of oneDNN's get_isa_info_t on AArch64."""
+    for isa, public, text in _A64_ORDER:
+        if _mayiuse_aarch64(isa):
+            return public, text
+    return aarch64_cpu_isa.default, "AArch64"
+
+
 def _best(soft=False):
     for isa, public, text in _ORDER:
         if mayiuse(isa, soft):
@@ -261,6 +358,10 @@ def _best(soft=False):
 def c_set_max_cpu_isa(value):
     """``dnnl_set_max_cpu_isa``: success, or invalid_arguments for a value
     that is no ISA or once the cap is set or read."""
+    if arch() != "x86_64":
+        # platform::set_max_cpu_isa: only x64 implements it (the AArch64 cap
+        # comes from ONEDNN_MAX_CPU_ISA alone)
+        return status.unimplemented
     isa = _BY_VALUE.get(value)
     if isa is None or not _cap.set(isa):
         return status.invalid_arguments
@@ -269,7 +370,10 @@ def c_set_max_cpu_isa(value):
 
 def c_set_cpu_isa_hints(value):
     """``dnnl_set_cpu_isa_hints``: any value is stored (as oneDNN does);
-    runtime_error once the hints are set or read."""
+    runtime_error once the hints are set or read. On AArch64 always
+    success, nothing stored; elsewhere unimplemented (platform.cpp)."""
+    if arch() != "x86_64":
+        return status.success if arch() == "aarch64" else status.unimplemented
     return status.success if _hints.set(value) else status.runtime_error
 
 
@@ -280,6 +384,8 @@ def get_cpu_isa_hints():
     >>> dnnl.get_cpu_isa_hints()
     <cpu_isa_hints.no_hints: 0>
     """
+    if arch() != "x86_64":
+        return cpu_isa_hints.no_hints       # platform.cpp: only x64 keeps hints
     v = _hints.get()
     return cpu_isa_hints(v) if v in cpu_isa_hints._value2member_map_ else v
 
@@ -301,7 +407,8 @@ def set_max_cpu_isa(isa):
     effective-ISA query, the verbose header). Returns ``status.success``, or
     ``status.invalid_arguments`` when it is too late, as
     ``dnnl::set_max_cpu_isa``; a value that is no ISA (or ``avx10_2_ace``,
-    which oneDNN 3.13 refuses) raises ``invalid_arguments``.
+    which oneDNN 3.13 refuses) raises ``invalid_arguments``. On AArch64 it
+    returns ``status.unimplemented``, as oneDNN there.
     """
     v = int(_member(cpu_isa, isa, "cpu isa"))
     if v not in _BY_VALUE:
@@ -312,10 +419,17 @@ def set_max_cpu_isa(isa):
 def get_effective_cpu_isa():
     """The best ISA this CPU may use under the cap (reads the cap).
 
+    On AArch64 a member of ``aarch64_cpu_isa`` (oneDNN's values there).
+
     >>> import dnnl
-    >>> dnnl.get_effective_cpu_isa() in set(dnnl.cpu_isa)
+    >>> dnnl.get_effective_cpu_isa() in set(dnnl.cpu_isa) | set(dnnl._isa.aarch64_cpu_isa)
     True
     """
+    if arch() == "aarch64":
+        return _best_aarch64()[0]
+    if arch() != "x86_64":
+        _cap.get()
+        return cpu_isa.default          # platform.cpp: neither x64 nor AArch64
     return cpu_isa(_C["dnnl_cpu_isa_" + _best()[0]])
 
 
@@ -339,12 +453,20 @@ def read_cap():
 
 def isa_info():
     """The ISA's text in oneDNN's verbose header (reads the cap)."""
+    if arch() == "aarch64":
+        return _best_aarch64()[1]
+    if arch() != "x86_64":
+        _cap.get()
+        return "Generic"
     return _best()[1]
 
 
 def kernel_levels():
     """Kernel build directories this CPU may run under the cap, best first,
     ending with the baseline ``""`` (reads the cap)."""
+    if arch() != "x86_64":
+        _cap.get()
+        return [""]                     # the x86 levels are never built there
     f = features()
     return [level for level, isa, extra in KERNEL_LEVELS
             if not isa or (mayiuse(isa) and f.issuperset(extra))]

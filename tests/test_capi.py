@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import dnnl
+import dnnl._isa
 import dnnl.capi as lib
 from dnnl._capi_base import CFunction
 
@@ -333,7 +334,9 @@ def test_service_functions():
     assert lib.dnnl_fmt_tag2str(lib.dnnl_nChw16c) == b"aBcd16b"
     assert lib.dnnl_status2str(12345) == b"unknown status"
     isa = lib.dnnl_get_effective_cpu_isa()      # reading the cap fixes it
-    assert lib.dnnl_set_max_cpu_isa(lib.dnnl_cpu_isa_sse41) == IA   # (tests/test_isa.py)
+    # too late on x86-64; on AArch64 oneDNN 3.13 never implements the setter (tests/test_isa.py)
+    assert lib.dnnl_set_max_cpu_isa(lib.dnnl_cpu_isa_sse41) == (
+        lib.dnnl_unimplemented if dnnl._isa.arch() == "aarch64" else IA)
     assert lib.dnnl_get_effective_cpu_isa() == isa
     cap = i_()
     assert lib.dnnl_get_primitive_cache_capacity(ctypes.byref(cap)) == OK

@@ -5,7 +5,14 @@ The cap is process-wide and can be set only before first use, so every case
 runs in a fresh interpreter. The statuses expected here were measured on real
 oneDNN 3.13.2 (tests/conformance/test_isa_oracle.py replays them there).
 Run as a script, this file prints the digests of a fixed set of reorders and
-resamplings (the byte-for-byte comparison across levels).
+resamplings (the byte-for-byte comparison across levels); they are pinned in
+tests/data/isa_digests.json, so that other machines (AArch64:
+tools/check_aarch64.sh) compare their bytes with x86-64's.
+
+The ISA model is the one of the architecture dnnl was built for
+(``dnnl._isa.arch()``): oneDNN's x64 semantics on x86-64, its AArch64 ones
+(read from oneDNN 3.13's src/cpu/aarch64/cpu_isa_traits.cpp and
+src/cpu/platform.cpp) on AArch64; each runs its own expectations.
 """
 import hashlib
 import json
@@ -14,11 +21,16 @@ import os
 import numpy as np
 import pytest
 
+from dnnl._isa import arch
 from dnnl.testing import interpreter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The cap that selects each kernel level (dnnl._isa.KERNEL_LEVELS).
-LEVEL_CAPS = {"": "sse41", "x86_64_v3": "avx2", "x86_64_v4": "avx512_core"}
+PINNED = os.path.join(ROOT, "tests", "data", "isa_digests.json")
+AARCH64 = arch() == "aarch64"
+# The cap that selects each kernel level (dnnl._isa.KERNEL_LEVELS); on AArch64
+# only the baseline is built, and ONEDNN_MAX_CPU_ISA=advanced_simd is its cap.
+LEVEL_CAPS = ({"": "advanced_simd"} if AARCH64 else
+              {"": "sse41", "x86_64_v3": "avx2", "x86_64_v4": "avx512_core"})
 KERNEL_TESTS = ["tests/test_reorder_paths.py", "tests/test_resampling.py",
                 "tests/test_resampling_paths.py", "tests/test_quant_runs.py",
                 "tests/test_data_types.py", "tests/test_post_ops.py"]
@@ -70,12 +82,36 @@ SET_ONCE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("code, expected", SET_ONCE_CASES)
+# AArch64 (oneDNN 3.13): platform::set_max_cpu_isa is x64-only, unimplemented
+# for every value at any time; set_cpu_isa_hints succeeds and keeps nothing.
+AARCH64_SET_CASES = [
+    ("print(L.dnnl_set_max_cpu_isa(L.dnnl_cpu_isa_sse41),"
+     " L.dnnl_set_max_cpu_isa(L.dnnl_cpu_isa_default), L.dnnl_set_max_cpu_isa(2))",
+     ["3", "3", "3"]),
+    ("e = L.dnnl_get_effective_cpu_isa()\n"
+     "print(L.dnnl_set_max_cpu_isa(L.dnnl_cpu_isa_sse41), L.dnnl_get_effective_cpu_isa() == e)",
+     ["3", "True"]),
+    ("print(L.dnnl_set_cpu_isa_hints(5), L.dnnl_set_cpu_isa_hints(1),"
+     " L.dnnl_get_cpu_isa_hints(), L.dnnl_set_cpu_isa_hints(1))", ["0", "0", "0", "0"]),
+]
+
+
+@pytest.mark.parametrize("code, expected", AARCH64_SET_CASES if AARCH64 else SET_ONCE_CASES)
 def test_set_once_before_first_use(code, expected):
     assert run_py(CAPI + code) == expected
 
 
 def test_environment_variable():
+    if AARCH64:
+        eff = "import dnnl.capi as L; print(L.dnnl_get_effective_cpu_isa())"
+        assert run_py(eff, ONEDNN_MAX_CPU_ISA="ADVANCED_SIMD") == ["1"]   # asimd
+        assert run_py(eff, DNNL_MAX_CPU_ISA="advanced_simd") == ["1"]
+        # oneDNN 3.13 spells its SVE values "sve_ ## bits": none matches
+        for ignored in ("sve_128", "sse41", "bogus"):
+            assert run_py(eff, ONEDNN_MAX_CPU_ISA=ignored) == run_py(eff)
+        assert run_py("import dnnl.capi as L; print(L.dnnl_get_cpu_isa_hints())",
+                      ONEDNN_CPU_ISA_HINTS="PREFER_YMM") == ["0"]
+        return
     eff = "import dnnl.capi as L; print(L.dnnl_get_effective_cpu_isa())"
     assert run_py(eff, ONEDNN_MAX_CPU_ISA="SSE41") == ["1"]        # case-insensitive
     assert run_py(eff, DNNL_MAX_CPU_ISA="sse41") == ["1"]          # the old prefix
@@ -89,6 +125,19 @@ def test_environment_variable():
 
 
 def test_object_api():
+    if AARCH64:
+        out = run_py(
+            "import dnnl\n"
+            "print(dnnl.set_max_cpu_isa(dnnl.cpu_isa.sse41).name,"
+            " type(dnnl.get_effective_cpu_isa()).__name__, dnnl.get_cpu_isa_hints().name)\n"
+            "for bad in (2, 'avx2', dnnl.cpu_isa.avx10_2_ace):\n"
+            "    try:\n"
+            "        dnnl.set_max_cpu_isa(bad)\n"
+            "    except dnnl.error as e:\n"
+            "        print(type(e).__name__)\n")
+        assert out == ["unimplemented", "aarch64_cpu_isa", "no_hints",
+                       "invalid_arguments", "invalid_type", "invalid_arguments"]
+        return
     out = run_py(
         "import dnnl\n"
         "st = dnnl.set_max_cpu_isa(dnnl.cpu_isa.sse41)\n"      # after import: not too late
@@ -111,8 +160,39 @@ def cpuinfo_flags():
     return set()
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/cpuinfo") or not cpuinfo_flags(),
-                    reason="needs Linux's /proc/cpuinfo flags as the independent reference")
+def auxv_hwcaps():
+    """(AT_HWCAP, AT_HWCAP2) from Linux's /proc/self/auxv (pairs of native
+    unsigned longs), or None."""
+    import struct
+    try:
+        with open("/proc/self/auxv", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    words = struct.unpack("%dL" % (len(raw) // struct.calcsize("L")), raw)
+    pairs = dict(zip(words[::2], words[1::2]))
+    return pairs.get(16, 0), pairs.get(26, 0)
+
+
+@pytest.mark.skipif(not AARCH64 or auxv_hwcaps() is None,
+                    reason="the AArch64 model; needs Linux's /proc/self/auxv")
+def test_effective_isa_agrees_with_the_auxiliary_vector():
+    """AArch64: the HWCAP words read by the kernel's /proc/self/auxv and the
+    SVE length from prctl via ctypes, against oneDNN's ladder (sme first,
+    which oneDNN 3.13 reports as default)."""
+    import ctypes
+    h1, h2 = auxv_hwcaps()
+    vl = ctypes.CDLL(None, use_errno=True).prctl(51, 0, 0, 0, 0) if h1 >> 22 & 1 else 0
+    vl = vl & 0xFFFF if vl > 0 else 0
+    expected = ("default" if h2 >> 23 & 1 else
+                "sve_512" if vl >= 64 else "sve_256" if vl >= 32 else
+                "sve_128" if vl >= 16 else "asimd" if h1 >> 1 & 1 else "default")
+    assert run_py("import dnnl; print(dnnl.get_effective_cpu_isa().name)") == [expected]
+
+
+@pytest.mark.skipif(AARCH64 or not os.path.exists("/proc/cpuinfo") or not cpuinfo_flags(),
+                    reason="the x86 model; needs Linux's /proc/cpuinfo flags as the"
+                           " independent reference")
 def test_effective_isa_agrees_with_the_kernel_flags():
     """The CPUID decoding against the kernel's own view of the CPU (the
     ladder of oneDNN's ISAs up to avx512_core_bf16, without the cap)."""
@@ -139,13 +219,18 @@ def test_the_cap_selects_the_level():
             "eng = dnnl.engine(dnnl.engine.kind.cpu, 0)\n"
             "m = dnnl.memory(dnnl.memory.desc([2, 3], 'f32', 'ab'), eng)\n"
             "dnnl.reorder(m, m)\n"
-            "assert dnnl.set_max_cpu_isa(dnnl.cpu_isa.avx) == 2\n"    # creation read the cap
+            "assert dnnl.set_max_cpu_isa(dnnl.cpu_isa.avx) == %d\n"   # creation read the cap
             "dnnl.reorder(m, m).execute(dnnl.stream(eng), m, m)\n"
             "import dnnl._kernels.reorder as R\n"
             "print(K.level or '-', os.path.basename(os.path.dirname(R.__file__)))\n")
+    # AArch64: the setter is unimplemented (3) before and after first use
+    code %= 3 if AARCH64 else 2
     for level in LEVELS:
         out = run_py("import os\n" + code, ONEDNN_MAX_CPU_ISA=LEVEL_CAPS[level])
         assert out == [level or "-", level or "_kernels"]
+        if AARCH64:
+            assert LEVELS == [""]
+            continue
         out = run_py("import os, dnnl\nassert dnnl.set_max_cpu_isa(dnnl.cpu_isa.%s) == 0\n"
                      % LEVEL_CAPS[level] + code)
         assert out == [level or "-", level or "_kernels"]
@@ -159,6 +244,22 @@ def test_avx512_is_never_chosen_without_avx512():
 
 def test_levels_follow_the_cpu_features():
     """The choice for CPUs this machine is not (features stood in)."""
+    if AARCH64:
+        out = run_py(
+            "import dnnl._isa as I\n"
+            "for f in %r:\n"
+            "    I._features = frozenset(f.split())\n"
+            "    print('/'.join(I.kernel_levels()) or '-', I.get_effective_cpu_isa().name)\n"
+            % ["", "asimd", "asimd sve sve128", "asimd sve sve256", "asimd sve sve512",
+               "asimd sve sve2048", "asimd sve sve128 sme"])
+        assert out == ["-", "default",        # no Advanced SIMD
+                       "-", "asimd",          # Cortex-A72 (Graviton 1), Apple M1-M3
+                       "-", "sve_128",        # Neoverse N2, V2 (Graviton 4)
+                       "-", "sve_256",        # Neoverse V1 (Graviton 3)
+                       "-", "sve_512",        # A64FX
+                       "-", "sve_512",        # 2048-bit SVE
+                       "-", "default"]        # SME (Apple M4): oneDNN 3.13 says default
+        return
     v3 = "avx avx2 fma bmi1 bmi2 f16c lzcnt movbe sse41"
     skx = v3 + " avx512f avx512bw avx512vl avx512dq avx512cd"
     out = run_py(
@@ -179,8 +280,9 @@ def test_levels_follow_the_cpu_features():
 
 def test_verbose_header_names_the_isa():
     out = run_py("import dnnl.verbose as V; print([l for l in V.header_lines()"
-                 " if ',isa:' in l][0].split(',isa:')[1])", ONEDNN_MAX_CPU_ISA="sse41")
-    assert " ".join(out) == "Intel SSE4.1"
+                 " if ',isa:' in l][0].split(',isa:')[1])", ONEDNN_MAX_CPU_ISA=LEVEL_CAPS[""])
+    assert " ".join(out) == ("AArch64 (with Advanced SIMD & floating-point)" if AARCH64
+                             else "Intel SSE4.1")
 
 
 # ---------------------------------------------- same bytes at every level
@@ -219,11 +321,17 @@ def digests():
     po.append_sum(0.25)
     attr = dnnl.primitive_attr()
     attr.set_post_ops(po)
+    # the same chain without libm (gelu_erf calls the platform's erff)
+    po_exact = dnnl.post_ops()
+    po_exact.append_eltwise(A.eltwise_linear, 0.75, -1.5)
+    po_exact.append_sum(0.25)
+    attr_exact = dnnl.primitive_attr()
+    attr_exact.set_post_ops(po_exact)
     for tag in ("nchw", "nhwc"):
         for alg in (A.resampling_nearest, A.resampling_linear):
             for dt, (small, large) in (("f32", ([2, 24, 17, 19], [2, 24, 34, 38])),
                                        ("bf16", ([2, 16, 28, 28], [2, 16, 14, 14]))):
-                for a in (None, attr):
+                for label, a in (("False", None), ("True", attr), ("linear", attr_exact)):
                     smd = dnnl.memory.desc(small, dt, tag)
                     dmd = dnnl.memory.desc(large, dt, tag)
                     pd = resampling_forward.primitive_desc(
@@ -233,7 +341,7 @@ def digests():
                     d.map_data(np.uint8)[:] = np.frombuffer(fbytes, np.uint8)[:dmd.get_size()]
                     resampling_forward(pd).execute(strm, {dnnl.DNNL_ARG_SRC: s,
                                                           dnnl.DNNL_ARG_DST: d})
-                    out["fwd %s %s %s %s %s" % (tag, alg.name, dt, small, a is not None)] = \
+                    out["fwd %s %s %s %s %s" % (tag, alg.name, dt, small, label)] = \
                         hashlib.sha256(d.map_data(np.uint8).tobytes()).hexdigest()
                 bpd = resampling_backward.primitive_desc(eng, alg, smd, dmd, pd)
                 g, ds = dnnl.memory(dmd, eng), dnnl.memory(smd, eng)
@@ -245,6 +353,23 @@ def digests():
     return out
 
 
+def libm_fingerprint():
+    """sha256 of the gelu_erf post-op (the platform libm's erff) over a grid:
+    outputs through libm are the same bytes only where this is the same."""
+    import dnnl
+    from dnnl._kernels import postops_api
+    x = np.linspace(-6, 6, 120001, dtype=np.float32)
+    y = np.asarray(postops_api.eltwise(x, int(dnnl.algorithm.eltwise_gelu_erf)), np.float32)
+    return hashlib.sha256(y.tobytes()).hexdigest()
+
+
+# digests of outputs that pass through libm (the gelu_erf post-op): compared
+# with the pinned ones only under the same libm (glibc's erff differs by 1 ulp
+# between x86-64 and AArch64, and between glibc versions)
+def through_libm(key):
+    return key.startswith("fwd") and key.endswith("_True")
+
+
 def digests_at(level):
     out = run_py("import json, sys; sys.path.insert(0, %r); import dnnl._kernels as K\n"
                  % os.path.join(ROOT, "tests") +
@@ -253,17 +378,29 @@ def digests_at(level):
                  "print(json.dumps(d, separators=(',', ':')))",
                  ONEDNN_MAX_CPU_ISA=LEVEL_CAPS[level])
     d = json.loads(out[0])
-    assert d.pop("level") == level
+    got = d.pop("level")
+    # None: no level but the baseline is built here (AArch64), nothing is dispatched
+    assert got == level or (got is None and LEVELS == [""] == [level])
     return d
 
 
 def test_every_level_gives_the_same_bytes():
+    """Every level built here, and the baseline against the digests pinned
+    from x86-64 (the same bytes on every architecture)."""
     assert LEVELS[-1] == ""
     ref = digests_at(LEVELS[-1])
     assert len(ref) > 40
     for level in LEVELS[:-1]:
         got = digests_at(level)
         assert got == ref, sorted(k for k in ref if got.get(k) != ref[k])
+    with open(PINNED) as f:
+        pinned = json.load(f)
+    libm = pinned.pop("libm_fingerprint")
+    assert sorted(ref) == sorted(pinned)
+    same_libm = libm_fingerprint() == libm
+    compared = [k for k in pinned if same_libm or not through_libm(k)]
+    assert len(compared) >= 40
+    assert [k for k in compared if ref[k] != pinned[k]] == []
 
 
 @pytest.mark.parametrize("level", LEVELS[1:] or [None])
@@ -279,3 +416,11 @@ def test_kernel_tests_pass_at_lower_levels(level):
                         + [os.path.join(ROOT, t) for t in KERNEL_TESTS],
                         env=e, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, r.stdout[-3000:]
+
+
+if __name__ == "__main__":
+    # the digests as tests/data/isa_digests.json pins them (at the level the
+    # cap selects), e.g. PYTHONPATH=. python tests/test_isa.py > tests/data/isa_digests.json
+    d = {k.replace(" ", "_"): v for k, v in digests().items()}
+    d["libm_fingerprint"] = libm_fingerprint()
+    print(json.dumps(d, indent=1, sort_keys=True))

@@ -1,17 +1,41 @@
 /* Transposes of 1-, 2- and 4-byte elements for logical copies (offsets.pyx): SSE2 is part of
-   the x86-64 baseline, so these need no run-time dispatch. */
+   the x86-64 baseline, so these need no run-time dispatch. Elsewhere (AArch64) the same
+   unpacks are GCC vector shuffles of 16 bytes, which become NEON zip1/zip2. */
 #ifndef DNNL_PY_OFFSETS_KERNELS_H
 #define DNNL_PY_OFFSETS_KERNELS_H
 #include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-
+#define DNNL_PY_V128 1
 #define LD(p) _mm_loadu_si128((const __m128i *)(p))
 #define ST(p, v) _mm_storeu_si128((__m128i *)(p), v)
+#elif defined(__GNUC__) && !defined(__clang__)
+#define DNNL_PY_V128 1
+/* only what the blocks below use of SSE2, with the same meaning */
+typedef uint8_t __m128i __attribute__((vector_size(16)));
+typedef uint16_t dnnl_py_v8h __attribute__((vector_size(16)));
+typedef uint32_t dnnl_py_v4s __attribute__((vector_size(16)));
+typedef uint64_t dnnl_py_v2d __attribute__((vector_size(16)));
+static inline __m128i dnnl_py_ld(const void *p) { __m128i v; memcpy(&v, p, 16); return v; }
+static inline void dnnl_py_st(void *p, __m128i v) { memcpy(p, &v, 16); }
+#define LD(p) dnnl_py_ld(p)
+#define ST(p, v) dnnl_py_st((p), (v))
+#define _mm_unpacklo_epi8(a, b) __builtin_shuffle((a), (b), (__m128i){0, 16, 1, 17, 2, 18, \
+    3, 19, 4, 20, 5, 21, 6, 22, 7, 23})
+#define _mm_unpackhi_epi8(a, b) __builtin_shuffle((a), (b), (__m128i){8, 24, 9, 25, 10, 26, \
+    11, 27, 12, 28, 13, 29, 14, 30, 15, 31})
+#define DNNL_PY_UNPACK(T, a, b, ...) \
+    ((__m128i)__builtin_shuffle((T)(a), (T)(b), (T){__VA_ARGS__}))
+#define _mm_unpacklo_epi16(a, b) DNNL_PY_UNPACK(dnnl_py_v8h, a, b, 0, 8, 1, 9, 2, 10, 3, 11)
+#define _mm_unpackhi_epi16(a, b) DNNL_PY_UNPACK(dnnl_py_v8h, a, b, 4, 12, 5, 13, 6, 14, 7, 15)
+#define _mm_unpacklo_epi32(a, b) DNNL_PY_UNPACK(dnnl_py_v4s, a, b, 0, 4, 1, 5)
+#define _mm_unpackhi_epi32(a, b) DNNL_PY_UNPACK(dnnl_py_v4s, a, b, 2, 6, 3, 7)
+#define _mm_unpacklo_epi64(a, b) DNNL_PY_UNPACK(dnnl_py_v2d, a, b, 0, 2)
+#define _mm_unpackhi_epi64(a, b) DNNL_PY_UNPACK(dnnl_py_v2d, a, b, 1, 3)
+#endif
 
-#if defined(__SSE2__)
+#if defined(DNNL_PY_V128)
 /* The last two stages of the 1- and 2-byte blocks: each group of four
    registers (pairs of columns interleaved) unpacked by 32 then 64 bits,
    every result one whole column, stored at d + column * dsb (bytes). */
@@ -67,6 +91,18 @@ static inline void dnnl_py_block16(const uint16_t *s, long long ss, uint16_t *d,
 }
 
 /* One 4x4 block of 4-byte elements (shuffles move bits: NaN payloads kept). */
+#if !defined(__SSE2__)
+static inline void dnnl_py_block32(const uint32_t *s, long long ss, uint32_t *d,
+                                   long long ds) {
+    __m128i r0 = LD(s), r1 = LD(s + ss), r2 = LD(s + 2 * ss), r3 = LD(s + 3 * ss);
+    __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+    __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+    ST(d, _mm_unpacklo_epi64(t0, t1));
+    ST(d + ds, _mm_unpackhi_epi64(t0, t1));
+    ST(d + 2 * ds, _mm_unpacklo_epi64(t2, t3));
+    ST(d + 3 * ds, _mm_unpackhi_epi64(t2, t3));
+}
+#else
 static inline void dnnl_py_block32(const uint32_t *s, long long ss, uint32_t *d,
                                    long long ds) {
     __m128 r0 = _mm_loadu_ps((const float *)s);
@@ -79,6 +115,7 @@ static inline void dnnl_py_block32(const uint32_t *s, long long ss, uint32_t *d,
     _mm_storeu_ps((float *)(d + 2 * ds), r2);
     _mm_storeu_ps((float *)(d + 3 * ds), r3);
 }
+#endif
 #else
 #define SCALAR_BLOCK(NAME, T, V)                                                 \
 static inline void NAME(const T *s, long long ss, T *d, long long ds) {          \
@@ -95,6 +132,8 @@ SCALAR_BLOCK(dnnl_py_block32, uint32_t, 4)
 static inline void prefetch(const void *p) {
 #if defined(__SSE2__)
     _mm_prefetch((const char *)p, _MM_HINT_T0);
+#elif defined(__GNUC__)
+    __builtin_prefetch(p);
 #endif
 }
 
@@ -142,4 +181,5 @@ TRANSPOSE(dnnl_py_transpose32, uint32_t, dnnl_py_block32)
 #undef ROWS_UNPACKED
 #undef LD
 #undef ST
+#undef DNNL_PY_V128
 #endif
