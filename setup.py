@@ -19,6 +19,7 @@ import tempfile
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join("include", "dnnl_types.h")
@@ -211,8 +212,43 @@ def extensions():
     return exts
 
 
+def build_jobs():
+    """Parallel compiler processes: $DNNL_PY_BUILD_JOBS, else the CPUs this
+    process may run on (pip passes no --parallel)."""
+    jobs = os.environ.get("DNNL_PY_BUILD_JOBS", "")
+    if jobs:
+        return max(1, int(jobs))
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+class build_ext(_build_ext):
+    """Cythonizes and probes the compiler only when building (pip runs
+    setup.py three times, twice only for metadata), then compiles the
+    extensions in parallel, longest first."""
+
+    def finalize_options(self):
+        if self.parallel is None:
+            self.parallel = build_jobs()
+        # the placeholder list given to setup() becomes the real one
+        self.distribution.ext_modules[:] = extensions()
+        super().finalize_options()
+
+    def build_extensions(self):
+        # longest job first: the last one to start is short, so both cores
+        # finish together (a generated C file's size tracks its compile time)
+        size = lambda ext: sum(os.path.getsize(s) for s in ext.sources if os.path.exists(s))
+        self.extensions.sort(key=size, reverse=True)
+        super().build_extensions()
+
+
 # Generated files are cheap: keep them in step with the header on every run.
 generate_sources()
 expand_templates()
 
-setup(ext_modules=extensions())
+# One entry tells setuptools the wheel is platform-specific; build_ext fills
+# in the list (cythonized, every ISA level).
+setup(ext_modules=[Extension("dnnl._constants", ["dnnl/_constants.pyx"])],
+      cmdclass={"build_ext": build_ext})
