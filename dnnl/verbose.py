@@ -40,7 +40,6 @@ instead (level INFO), or to any target given to :func:`set_output`.
 
 The cost when verbose is off is one module-attribute test per execute.
 """
-import logging
 import os
 import sys
 import time
@@ -64,7 +63,6 @@ _level = 0
 _timestamp = False
 _header_done = False
 _output = None            # None: stdout (or the "dnnl.verbose" logger)
-_logger = logging.getLogger("dnnl.verbose")
 
 ONEDNN_VERSION = "3.13"
 TEMPLATE = ("operation,engine,primitive,implementation,prop_kind,memory_descriptors,"
@@ -160,13 +158,17 @@ _from_env()
 # ------------------------------------------------------------------- output
 def _emit(text):
     out = _output
+    # logging is not imported here (3 ms of import dnnl): until something
+    # imports it, no logger can have handlers nor be the target
+    logging = sys.modules.get("logging")
     if out is None:
-        if _logger.handlers:
-            _logger.info(text)
+        logger = logging.getLogger("dnnl.verbose") if logging else None
+        if logger is not None and logger.handlers:
+            logger.info(text)
             return
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    elif isinstance(out, logging.Logger):
+    elif logging is not None and isinstance(out, logging.Logger):
         out.info(text)
     elif hasattr(out, "write"):
         out.write(text + "\n")

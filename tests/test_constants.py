@@ -84,6 +84,28 @@ def test_python_enums_hold_the_header_values():
     assert dnnl.format_tag(ENUMS["dnnl_format_tag_t"]["dnnl_nhwc"]).name == "acdb"
 
 
+def test_enums_equal_the_functional_api_ones():
+    # dnnl._enums builds its classes the fast way (Python 3.11+); each must
+    # be the IntEnum that enum.IntEnum(name, members) makes
+    import enum
+    import sys
+    for c_type, cls in _enums.C_ENUMS.items():
+        members = [(name, member.value) for name, member in cls.__members__.items()]
+        ref = _enums._regular(cls.__name__, members)
+        ref.c_type = c_type
+        if sys.version_info >= (3, 11):
+            enum._test_simple_enum(cls, ref)    # raises TypeError on a difference
+        assert [(k, m.name, m.value) for k, m in cls.__members__.items()] == \
+            [(k, m.name, m.value) for k, m in ref.__members__.items()]
+        assert (cls.__module__, cls.__qualname__, cls.__doc__, dir(cls)) == \
+            (ref.__module__, ref.__qualname__, ref.__doc__, dir(ref))
+        for name in cls.__members__:
+            # members are class attributes as the functional API binds them
+            kind = [type(vars(c).get(name)).__name__ if not isinstance(vars(c).get(name), c)
+                    else "member" for c in (cls, ref)]
+            assert kind[0] == kind[1], (c_type, name, kind)
+
+
 def test_format_tags_match_the_spec_digest():
     data = json.loads(pathlib.Path(ROOT, "tests", "data", "format_tag_layout.json").read_text())
     tags = data["dnnl_format_tag_t"]

@@ -75,7 +75,7 @@ step "virtual environment $venv"
 if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, hypothesis, ml_dtypes" 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
-    "$venv/bin/pip" install -q "setuptools>=77" "Cython>=3.0" "numpy>=2.0" \
+    "$venv/bin/pip" install -q "setuptools>=77" "Cython>=3.1" "numpy>=2.0" \
         "pytest>=7" "hypothesis>=6" "ml_dtypes>=0.4"
 fi
 py="$venv/bin/python"
