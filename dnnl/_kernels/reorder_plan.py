@@ -32,6 +32,15 @@ TENSORS = 2     # src and dst: their offsets come from their mds
 TABLE_MAX = 4096
 #: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
 SHORT_RUN, LONG_RUN = 16, 256
+#: src + dst bytes from which outputs are stored around the caches
+#: (non-temporal): the rest of the run would evict them from the caches anyway
+#: (glibc's memcpy makes the same choice). The reorder's fused runs and the
+#: resampling's plain channel rows (resampling_plan) follow it.
+STREAM_BYTES = 1 << 24
+#: a plan moving no more bytes keeps the GIL while it runs: releasing and
+#: taking it back costs about a tenth of a microsecond, more than moving a
+#: few kilobytes
+HOLD_GIL_BYTES = 1 << 13
 
 
 def _quant_levels(entry, dims, d):
@@ -208,14 +217,18 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
     while len(loop) < (3 if tile else 2):
         loop.insert(0, [1, [0] * len(SPACES)])
     sizes = [size for size, _ in loop]
+    esize = _element_bytes(src_md)
+    # the fused runs' rule (the kernel's _esz, for the pairs it fuses)
+    stream = math.prod(sizes) * (_dtypes.size(src_md.data_type)
+                                 + _dtypes.size(dst_md.data_type)) >= STREAM_BYTES
+    release = parallel or math.prod(sizes) * max(esize, 1) > HOLD_GIL_BYTES
     tables = [[entry[k] for _, entry in loop] if k in used else None
               for k in range(len(SPACES))]
     from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
-    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert,
-                esize=_element_bytes(src_md),
+    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
                 pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,
-                pad_esize=_element_bytes(dst_md))
+                pad_esize=_element_bytes(dst_md), stream=stream, release=release)
 
 
 def _element_bytes(md):
