@@ -19,7 +19,7 @@ from dnnl._enums import C, data_type, format_kind, primitive_kind, query
 from dnnl._args import integer
 from dnnl._error import invalid, unimpl
 from dnnl._kernels.offsets import data_address
-from dnnl._kernels.reorder_plan import build_plan
+from dnnl._kernels.reorder_plan import SPACES, TENSORS, build_plan
 from dnnl.attr import sum_entry
 from dnnl.engine import engine
 from dnnl.memory import _row_major, memory
@@ -31,11 +31,17 @@ from dnnl.primitive import (_UNBUILT, ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INP
 dt = data_type
 ARG_FROM = C["DNNL_ARG_FROM"]
 ARG_TO = C["DNNL_ARG_TO"]
-# src scales, dst scales, src zero points, dst zero points (the order of _quant)
-QUANT_ARGS = (ARG_ATTR_SCALES | ARG_FROM, ARG_ATTR_SCALES | ARG_TO,
-              ARG_ATTR_ZERO_POINTS | ARG_FROM, ARG_ATTR_ZERO_POINTS | ARG_TO)
-QUANT_NAMES = ("src scales", "dst scales", "src zero points", "dst zero points")
-QUANT_DTYPES = (np.float32, np.float32, np.int32, np.int32)
+# Each attribute index space of the plan: (attribute field, argument, value
+# type). The order of _quant and of the QUANT_* tuples is the plan's (SPACES).
+_QUANT_SPACES = {"src scales": ("scales", ARG_FROM, np.float32),
+                 "dst scales": ("scales", ARG_TO, np.float32),
+                 "src zero points": ("zero_points", ARG_FROM, np.int32),
+                 "dst zero points": ("zero_points", ARG_TO, np.int32)}
+_ATTR_ARG = {"scales": ARG_ATTR_SCALES, "zero_points": ARG_ATTR_ZERO_POINTS}
+QUANT_NAMES = SPACES[TENSORS:]
+_QUANT_FIELDS = tuple(_QUANT_SPACES[n][:2] for n in QUANT_NAMES)
+QUANT_ARGS = tuple(_ATTR_ARG[field] | arg for field, arg in _QUANT_FIELDS)
+QUANT_DTYPES = tuple(_QUANT_SPACES[n][2] for n in QUANT_NAMES)
 _VALUE_TYPES = {np.float32: dt.f32, np.int32: dt.s32}     # the kernels' value types
 INTEGRAL = _dtypes.INTEGRAL
 
@@ -218,9 +224,8 @@ class reorder(primitive):
             self._src_engine, self._dst_engine = src_eng, dst_eng
             self._src_md, self._dst_md = src_md, dst_md
             self._beta = _validate(src_md, dst_md, self._attr)
-            scales, zps = self._attr.scales, self._attr.zero_points
-            self._quant = (scales.get(ARG_FROM), scales.get(ARG_TO),
-                           zps.get(ARG_FROM), zps.get(ARG_TO))
+            self._quant = tuple(getattr(self._attr, field).get(arg)
+                                for field, arg in _QUANT_FIELDS)
             # any post-op (even a sum with scale 0) selects the arithmetic path:
             # only "no attributes at all" is the bit copy of policy 4
             self._convert = (src_md.data_type != dst_md.data_type

@@ -1,6 +1,10 @@
 """Reorder plans derived from the blocking: the same bytes as the generic
 element-by-element plan over many tags and dims, and no metadata that grows
 with a dim (a ``[2**26, 2]`` plan holds no large table)."""
+import importlib
+import pathlib
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -8,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import dnnl
 from dnnl.attr import quant_entry
 from dnnl.testing import reorder as T
+from dnnl._kernels import reorder_plan
 from dnnl._kernels.reorder_plan import build_plan
 
 BLOCK_SIZES = [1, 2, 3, 4, 8, 16, 17, 24, 32, 48, 64]
@@ -170,3 +175,19 @@ def test_big_dim_not_divided_by_its_block_holds_no_table():
     plan = build_plan(src, dst, (None,) * 4, False)
     assert plan.table_bytes < 4096
     assert len(plan.pad_boxes) <= 4
+
+
+def test_kernel_index_spaces_follow_the_plan():
+    """The kernel's K_SRC .. K_DZP enum and NK (reorder.pyx.in) name the index
+    spaces in ``reorder_plan.SPACES`` order: the order is written once."""
+    text = (pathlib.Path(reorder_plan.__file__).parent / "reorder.pyx.in").read_text()
+    enum = re.search(r"cdef enum:\n((?:    K_\w+ = \d+ +# .+\n)+)", text)
+    assert enum, "the K_ enum of reorder.pyx.in"
+    members = re.findall(r"K_\w+ = (\d+) +# (.+)", enum.group(1))
+    assert [int(v) for v, _ in members] == list(range(len(reorder_plan.SPACES)))
+    assert tuple(name.strip() for _, name in members) == reorder_plan.SPACES
+    assert int(re.search(r"^DEF NK = (\d+)", text, re.M).group(1)) == len(reorder_plan.SPACES)
+    # the module, not the class dnnl.reorder that hides it
+    reorder_mod = importlib.import_module("dnnl.reorder")
+    assert reorder_mod.QUANT_NAMES == reorder_plan.SPACES[reorder_plan.TENSORS:]
+    assert len(reorder_mod.QUANT_ARGS) == len(reorder_mod.QUANT_DTYPES) == 4

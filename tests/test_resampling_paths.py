@@ -2,6 +2,9 @@
 the backward over channel runs (every tap of a pixel at once), nearest x2 over
 channel rows (each pixel stored twice), and forward W taps computed by the
 kernel for long W axes (no per-index tables)."""
+import pathlib
+import re
+
 import numpy as np
 import pytest
 
@@ -299,3 +302,16 @@ def test_forward_linear_streamed_channel_rows(c):
         resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
                                                 dnnl.DNNL_ARG_DST: d})
         _same(d.to_numpy(), R.forward(x, outs, LINEAR))
+
+
+def test_kernels_only_copy_their_plans():
+    """Fast paths are decided by the plan builders (resampling_plan.py,
+    reorder_plan.py): the kernel sources use numpy only to hold the plan's
+    arrays, and define no Python helpers beyond the array copies."""
+    kdir = pathlib.Path(RP.__file__).parent
+    for name in ("resampling.pyx", "reorder.pyx.in"):
+        text = (kdir / name).read_text()
+        used = set(re.findall(r"\bnp\.(\w+)", text))
+        assert used <= {"ascontiguousarray", "array", "int64", "float32", "uint8"}, (name, used)
+        helpers = set(re.findall(r"^def (\w+)", text, re.M))
+        assert helpers <= {"_arr64", "_arrf", "max_threads"}, (name, helpers)

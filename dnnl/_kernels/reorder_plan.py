@@ -22,10 +22,25 @@ from dnnl import _dtypes
 from dnnl._settings import settings    # reorder_parallel_min: from it, every thread
 from dnnl._kernels import offsets as _offsets
 
+#: The index spaces of a plan, in the order of its ``tables`` and ``origins``:
+#: the two tensors, then the attribute values, in the order of ``build_plan``'s
+#: ``quant`` (dnnl/reorder.py) and of the kernel's K_SRC .. K_DZP enum
+#: (reorder.pyx.in; tests/test_reorder_plan.py checks it).
+SPACES = ("src", "dst", "src scales", "dst scales", "src zero points", "dst zero points")
+TENSORS = 2     # src and dst: their offsets come from their mds
 #: a dim that cannot be split is tabulated up to this size, else peeled
 TABLE_MAX = 4096
 #: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
 SHORT_RUN, LONG_RUN = 16, 256
+#: src + dst bytes from which outputs are stored around the caches
+#: (non-temporal): the rest of the run would evict them from the caches anyway
+#: (glibc's memcpy makes the same choice). The reorder's fused runs and the
+#: resampling's plain channel rows (resampling_plan) follow it.
+STREAM_BYTES = 1 << 24
+#: a plan moving no more bytes keeps the GIL while it runs: releasing and
+#: taking it back costs about a tenth of a microsecond, more than moving a
+#: few kilobytes
+HOLD_GIL_BYTES = 1 << 13
 
 
 def _quant_levels(entry, dims, d):
@@ -94,7 +109,7 @@ def _granularity(entry, size):
 def build_plan(src_md, dst_md, quant, convert, generic=False):
     """Loop order, per-loop steps (or small tables) and padding for a reorder.
 
-    ``quant``: ``(entry or None)`` for src scales, dst scales, src zp, dst zp.
+    ``quant``: ``(entry or None)`` per attribute space (``SPACES[TENSORS:]``).
     Each dim is split where some index space changes linear piece, so most
     layout pairs become a strided walk whose loops are int steps; nested
     linear loops then merge into longer runs. A 4-byte copy whose last two
@@ -104,14 +119,15 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     """
     dims = src_md.dims
     mds = (src_md, dst_md)
-    used = [0, 1] + [2 + k for k, e in enumerate(quant) if e is not None]
+    used = list(range(TENSORS)) + [TENSORS + k for k, e in enumerate(quant) if e is not None]
 
     def levels(k, d):
-        if k < 2:
+        if k < TENSORS:
             return _offsets.levels(mds[k], d)
-        return _quant_levels(quant[k - 2], dims, d)
+        return _quant_levels(quant[k - TENSORS], dims, d)
 
-    lvs = [[levels(k, d) if k in used else None for k in range(6)] for d in range(len(dims))]
+    lvs = [[levels(k, d) if k in used else None for k in range(len(SPACES))]
+           for d in range(len(dims))]
     # A large dim that its blocks do not divide is run as two ranges (whole
     # blocks, then the rest) rather than tabulated.
     pieces = []
@@ -154,7 +170,7 @@ class Plans:
 def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
     """The plan of the block ``ranges`` (``[(lo, hi)]`` per dim) of a reorder."""
     src_md, dst_md = mds
-    origins = [src_md.offset0, dst_md.offset0, 0, 0, 0, 0]
+    origins = [src_md.offset0, dst_md.offset0] + [0] * (len(SPACES) - TENSORS)
     for (lo, _), lv in zip(ranges, lvs):   # lo starts whole blocks: f(lo + i) = f(lo) + f(i)
         for k in used:
             origins[k] += _offsets.dim_offset(lv[k], lo) if lo else 0
@@ -199,15 +215,20 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
                 and na >= 4 and nb >= 4:
             tile = (b[0], a[1])
     while len(loop) < (3 if tile else 2):
-        loop.insert(0, [1, [0] * 6])
+        loop.insert(0, [1, [0] * len(SPACES)])
     sizes = [size for size, _ in loop]
-    tables = [[entry[k] for _, entry in loop] if k in used else None for k in range(6)]
+    esize = _element_bytes(src_md)
+    # the fused runs' rule (the kernel's _esz, for the pairs it fuses)
+    stream = math.prod(sizes) * (_dtypes.size(src_md.data_type)
+                                 + _dtypes.size(dst_md.data_type)) >= STREAM_BYTES
+    release = parallel or math.prod(sizes) * max(esize, 1) > HOLD_GIL_BYTES
+    tables = [[entry[k] for _, entry in loop] if k in used else None
+              for k in range(len(SPACES))]
     from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
-    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert,
-                esize=_element_bytes(src_md),
+    return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
                 pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,
-                pad_esize=_element_bytes(dst_md))
+                pad_esize=_element_bytes(dst_md), stream=stream, release=release)
 
 
 def _element_bytes(md):

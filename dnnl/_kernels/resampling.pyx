@@ -2,7 +2,8 @@
 """Resampling kernels: nearest and linear, forward and backward, any layout.
 
 Everything is driven by per-axis tables built once per primitive
-(dnnl/resampling.py): logical axes are N, C, D, H, W (missing spatial axes
+(resampling_plan.py, which also decides every fast path: the plans here only
+copy its spec into C structs): logical axes are N, C, D, H, W (missing spatial axes
 have extent 1). For every axis and tensor a table gives the physical element
 offset of each logical index (separable offsets, DESIGN rule 3); for the
 spatial axes of the forward pass each output index also has its source taps
@@ -24,9 +25,10 @@ conversion at the store. Backward is a gather: each diff_src element sums
 Non-finite data: ``ref:any`` always works in 3-D, the missing axes of a 1D/2D
 problem with taps (0, 0) and weights (1, 0), so an inf there meets a zero
 weight and becomes NaN. With finite data those phantom terms add +-0 and
-change nothing, so the 1D/2D kernels skip them; ``run`` scans the input for
-inf/NaN first (one cheap pass) and, when it finds one, runs the plan as a 3-D
-one, phantom terms included (``_nonfinite_mode``).
+change nothing, so the 1D/2D kernels skip them; ``run`` looks for inf/NaN
+(one cheap pass over the input first, or over the output after the run: the
+spec's ``scan``, resampling_plan._scan_mode) and, when it finds one, runs the
+plan as a 3-D one, phantom terms included.
 
 A long W axis on the width-row path (``lazy_sw`` forward, ``lazy_gw``
 backward linear) has no per-index tables: the kernel computes its taps,
@@ -897,21 +899,8 @@ cdef enum:
     SCAN_OUTPUT = 2     # run, scan the output, run again in 3-D if inf/NaN is there
 
 
-def _scan_mode(bint needed, bint out_is_result, in_span, out_span):
-    """(mode, lo, hi): how a 1D/2D linear plan finds inf/NaN, and where.
-
-    The fast kernels compute every term of the real axes (zero weights
-    included), so any inf/NaN neighbour makes their f32 result non-finite;
-    only the phantom terms are missing, and with finite data they add +-0.
-    So when the output holds that f32 result unchanged (f32, no post-ops:
-    ``out_is_result``) and is the smaller buffer, checking it after the run is
-    enough (a finite result of finite data is exact; overflow to inf of
-    finite data is inf in 3-D as well), else the input is scanned first."""
-    if not needed:
-        return SCAN_NONE, 0, -1
-    if out_is_result and out_span[1] - out_span[0] <= in_span[1] - in_span[0]:
-        return SCAN_OUTPUT, out_span[0], out_span[1]
-    return SCAN_INPUT, in_span[0], in_span[1]
+# the spec's scan modes (resampling_plan._scan_mode)
+_SCAN = {"none": SCAN_NONE, "input": SCAN_INPUT, "output": SCAN_OUTPUT}
 
 
 cdef void _bwd_3d(Bwd* q) noexcept nogil:
@@ -921,19 +910,6 @@ cdef void _bwd_3d(Bwd* q) noexcept nogil:
     for i in range(3 - q.k):
         q.nroles[i] = 2
     q.k = 3
-
-
-def _span(tabs):
-    """(lowest, highest) element offset a set of separable offset tables
-    reaches: each entry is one table or a list of alternatives (taps)."""
-    lo = hi = 0
-    for t in tabs:
-        alts = [np.asarray(a) for a in (t if isinstance(t, list) else [t])]
-        if any(a.size == 0 for a in alts):
-            return 0, -1
-        lo += min(int(a.min()) for a in alts)
-        hi += max(int(a.max()) for a in alts)
-    return lo, hi
 
 
 # ------------------------------------------------------------ padding
@@ -960,64 +936,6 @@ cdef void _fwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
         _fwd_c_item(p, item, scratch)
     else:
         _fwd_w_item(p, item, scratch)
-
-
-def _longest_run(ok):
-    """``(lo, hi)``: the longest range of True in the boolean array ``ok``
-    ((0, 0) when there is none)."""
-    edges = np.diff(np.concatenate([[0], np.asarray(ok, np.int8), [0]]))
-    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
-    if not starts.size:
-        return 0, 0
-    k = int(np.argmax(ends - starts))
-    return int(starts[k]), int(ends[k])
-
-
-def _x2_w(d):
-    """``(lo, hi, a, W)`` when diff_src columns [lo, hi) (8 or more) each
-    gather the two diff_dst columns 2 iw + a[kw] + e of role kw, e = 0, 1,
-    from unit-stride diff_dst rows (x2 along W), their weights in W[kw, e, iw];
-    else None."""
-    IW, nkw = d.IW, d.nroles[2]
-    g = np.asarray(d.gS[2], np.int64)
-    if IW < 8 or g.size < 2 or not (np.diff(g) == 1).all():
-        return None
-    iw = np.arange(IW)
-    ok = np.ones(IW, bool)
-    a = np.zeros(2, np.int64)
-    for kw in range(nkw):
-        lo = np.asarray(d.rs[4 + kw], np.int64)[:IW]
-        two = np.asarray(d.re[4 + kw], np.int64)[:IW] - lo == 2
-        a[kw] = lo[IW // 2] - 2 * (IW // 2)     # the middle column's offset
-        ok &= two & (lo - 2 * iw == a[kw])
-    lo, hi = _longest_run(ok)
-    if hi - lo < 8:
-        return None
-    W = np.zeros((2, 2, IW), np.float32)
-    for kw in range(nkw):
-        rs = np.asarray(d.rs[4 + kw], np.int64)[lo:hi]
-        for e in range(2):
-            W[kw, e, lo:hi] = np.asarray(d.wt[4 + kw], np.float32)[rs + e]
-    return lo, hi, a, W
-
-
-def _w_taps(d):
-    """The W part of the backward taps of every diff_src column iw, in the
-    gather's order (role kw, then ow): bounds ``wb[iw, kw]`` (3 per iw, the
-    last one the end), diff_dst W offsets and weights."""
-    nkw = d.nroles[2]
-    lo = np.stack([np.asarray(d.rs[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
-    hi = np.stack([np.asarray(d.re[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
-    cnt = np.maximum(hi - lo, 0).ravel()
-    ends = np.cumsum(cnt)
-    starts = ends - cnt
-    wb = np.zeros((d.IW, 3), np.int64)
-    wb[:, :nkw] = starts.reshape(d.IW, nkw)
-    wb[:, nkw] = ends.reshape(d.IW, nkw)[:, nkw - 1] if d.IW else 0
-    ow = np.repeat(lo.ravel() - starts, cnt) + np.arange(int(cnt.sum()))
-    kw = np.repeat(np.tile(np.arange(nkw), d.IW), cnt)
-    wt = np.stack([np.asarray(d.wt[4 + k], np.float32) for k in range(nkw)])
-    return wb, np.asarray(d.gS[2], np.int64)[ow], wt[kw, ow]
 
 
 cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nogil:
@@ -1056,7 +974,7 @@ cdef class _Tables:
     cdef bint parallel
     cdef cnp.ndarray pad
     cdef int esize
-    cdef int scan             # 1D/2D linear: how to look for inf/NaN (_scan_mode)
+    cdef int scan             # 1D/2D linear: how to look for inf/NaN (SCAN_*)
     cdef int64_t scan_lo, scan_hi
 
     cdef void _shared(self, d, int* k, int* linear, int* inner, int64_t* nruns,
@@ -1075,6 +993,9 @@ cdef class _Tables:
         self.parallel = d.parallel
         self.pad = _arr64(d.pad)
         self.esize = d.esize
+        self.nitems = d.nitems
+        mode, self.scan_lo, self.scan_hi = d.scan
+        self.scan = _SCAN[mode]
 
     cdef _launch(self, const void* plan, item_fn fn, uint8_t* dst, size_t nscr):
         """Run every item, then zero the padding of ``dst``; MemoryError, with
@@ -1111,13 +1032,11 @@ cdef class _Tables:
         return _pu8(arr)
 
 
-DEF STREAM_BYTES = 1 << 24   # src + dst bytes above which outputs store around the caches
-
-
 cdef class FwdPlan(_Tables):
-    """A forward resampling plan, from a ``resampling_plan.FwdSpec``."""
+    """A forward resampling plan, from a ``resampling_plan.FwdSpec``: its
+    fields copied into C, every path decided there."""
     cdef Fwd p
-    cdef readonly bint checks_outputs   # see __init__
+    cdef readonly bint checks_outputs   # the plain channel kernels check what they store
 
     def __init__(self, d):
         cdef int a, e, j
@@ -1126,7 +1045,7 @@ cdef class FwdPlan(_Tables):
                      &p.run_sunit, &p.run_dunit)
         p.N, p.C, p.OD, p.OH, p.OW = d.N, d.C, d.OD, d.OH, d.OW
         p.IW = d.IW
-        p.IWspan = int(max(np.max(d.s0[2]), np.max(d.s1[2]))) + 1 if p.inner else 0
+        p.IWspan = d.IWspan
         p.sdt, p.ddt = d.sdt, d.ddt
         p.sN = self.i64(d.sN)
         p.sC = self.i64(d.sC)
@@ -1161,43 +1080,20 @@ cdef class FwdPlan(_Tables):
                 p.po.tab[e * 5 + j] = (self.i64(ent.tabs[j]) if ent.kind == dnnl_binary
                                        else NULL)
         p.lazy_sw = d.lazy_sw
-        p.wdup2 = (p.inner and not p.lazy_sw and not p.linear and p.sdt == dnnl_f32 and p.OW % 2 == 0
-                   and np.array_equal(d.s0[2], np.arange(p.OW) // 2))
-        p.x2lo = p.x2hi = 0
-        p.h2a = p.h2b = -1
-        if p.inner and not p.lazy_sw and p.sdt == dnnl_f32:
-            if p.linear and p.k <= 2:
-                self._x2_columns(d)
-            self._halved_columns(d)
+        p.wdup2 = d.wdup2
+        p.x2lo, p.x2hi = d.x2_columns
+        if d.x2_weights is not None:
+            p.x2w = self.f32(d.x2_weights)
+        p.h2a, p.h2b = d.halved
         p.ngroups = 0
-        p.cdup2 = 0
-        if p.inner == 0 and not p.linear and p.nruns == 1 and p.po.n == 0:
-            self._row_groups(d, d.runs)
-        elif (p.inner and not p.linear and p.po.n == 0 and p.dW_unit and p.k <= 2
-              and d.sdt == dnnl_f32 and d.ddt == dnnl_f32):
-            self._groups(d, p.OW * 4)
-        if p.ngroups and p.inner:
-            self.nitems = p.N * p.C * p.OD * p.ngroups
-        elif p.ngroups:
-            self.nitems = p.N * p.OD * p.ngroups
-        elif p.inner == 0:
-            self.nitems = p.N * p.OD * p.OH
-        else:
-            self.nitems = p.N * p.C * p.OD * p.OH
+        if d.row_groups is not None:
+            p.grp = self.i64(d.row_groups)
+            p.ngroups = len(d.row_groups) - 1
+        p.row_bytes = d.row_bytes
+        p.cdup2 = d.cdup2
         p.nonfinite = NULL
-        # the plain channel kernels (_fwd_c_plain) run every item and check
-        # their outputs for inf/NaN as they store them
-        self.checks_outputs = (p.inner == 0 and p.linear and p.k <= 2 and p.nruns == 1
-                               and p.run_sunit[0] and p.run_dunit[0] and p.po.n == 0
-                               and p.sdt == dnnl_f32 and p.ddt == dnnl_f32)
-        in_span = _span([d.sN, d.sC] + [[d.s0[a], d.s1[a]] for a in range(3)])
-        out_span = _span([d.dN, d.dC] + list(d.dS))
-        self.scan, self.scan_lo, self.scan_hi = _scan_mode(
-            p.linear and p.k < 3, p.ddt == dnnl_f32 and p.po.n == 0, in_span, out_span)
-        # both tensors too large to stay in cache: the output's lines are not
-        # read before they are overwritten (the reorders' rule)
-        p.stream = self.checks_outputs and p.k == 2 and (
-            in_span[1] - in_span[0] + out_span[1] - out_span[0] + 2) * 4 >= STREAM_BYTES
+        self.checks_outputs = d.checks_outputs
+        p.stream = d.stream
 
     @property
     def path(self):
@@ -1221,37 +1117,6 @@ cdef class FwdPlan(_Tables):
         """Groups of repeated output rows copied whole (0: not used)."""
         return self.p.ngroups
 
-    def _x2_columns(self, d):
-        """Linear x2 along a unit-stride W: the longest range of k where
-        outputs 2k and 2k + 1 tap columns (k - 1, k) and (k, k + 1)."""
-        cdef Fwd* p = &self.p
-        if p.OW % 2 or p.OW < 8:
-            return
-        K = p.OW // 2
-        i0 = np.asarray(d.s0[2], dtype=np.int64)
-        i1 = np.asarray(d.s1[2], dtype=np.int64)
-        k = np.arange(K)
-        lo, hi = _longest_run((i0[0::2] == k - 1) & (i1[0::2] == k)
-                              & (i0[1::2] == k) & (i1[1::2] == k + 1))
-        if hi - lo < 4:
-            return
-        wl = np.asarray(d.wl[2], dtype=np.float32)
-        wr = np.asarray(d.wr[2], dtype=np.float32)
-        p.x2w = self.f32(np.concatenate([wl[0::2], wr[0::2], wl[1::2], wr[1::2]]))
-        p.x2lo, p.x2hi = lo, hi
-
-    def _halved_columns(self, d):
-        """W halved along a unit-stride W: the taps of output ow are columns
-        h2a + 2 ow (and h2b + 2 ow) for every ow."""
-        cdef Fwd* p = &self.p
-        i0 = np.asarray(d.s0[2], dtype=np.int64)
-        i1 = np.asarray(d.s1[2], dtype=np.int64)
-        step = 2 * np.arange(p.OW)
-        if (p.OW >= 4 and np.array_equal(i0, i0[0] + step)
-                and (not p.linear or np.array_equal(i1, i1[0] + step))):
-            p.h2a = int(i0[0])
-            p.h2b = int(i1[0]) if p.linear else p.h2a
-
     @property
     def halved_columns(self):
         """Whether every output column taps every other source column (W
@@ -1263,38 +1128,6 @@ cdef class FwdPlan(_Tables):
         """The range of k whose outputs 2k, 2k + 1 run without gathers (linear
         x2 along W; (0, 0): not used)."""
         return (self.p.x2lo, self.p.x2hi)
-
-    def _row_groups(self, d, runs):
-        """Group output rows that read the same source row, when the f32 plain
-        path applies and each destination row (n, od, oh) is one dense run of
-        all channels of all OW pixels: then rows can be copied whole."""
-        cdef Fwd* p = &self.p
-        C = int(runs[1][0])
-        dS2 = np.asarray(d.dS[2], dtype=np.int64)
-        dC = np.asarray(d.dC, dtype=np.int64)
-        if not (runs[2][0] and runs[3][0] and d.sdt == dnnl_f32 and d.ddt == dnnl_f32
-                and p.k <= 2 and C == p.C and dS2[0] == 0 and dC[0] == 0
-                and np.array_equal(dS2, np.arange(p.OW) * C)):
-            return
-        self._groups(d, p.OW * C * 4)
-        s0w = np.asarray(d.s0[2], dtype=np.int64)
-        if p.ngroups and p.OW % 2 == 0 and p.OW > 0:
-            ss = int(s0w[2] - s0w[0]) if p.OW > 2 else C
-            if ss >= C and np.array_equal(s0w, s0w[0] + (np.arange(p.OW) // 2) * ss):
-                p.cdup2 = ss
-
-    def _groups(self, d, row_bytes):
-        """Runs of output rows oh that read the same source row (nearest)."""
-        cdef Fwd* p = &self.p
-        src_rows = np.asarray(d.s0[1], dtype=np.int64)
-        starts = [0] + [oh for oh in range(1, p.OH) if src_rows[oh] != src_rows[oh - 1]]
-        if len(starts) == p.OH:
-            return      # no row is repeated
-        grp = _arr64(np.array(starts + [p.OH]))
-        self.keep.append(grp)
-        p.grp = _p64(grp)
-        p.ngroups = len(starts)
-        p.row_bytes = row_bytes
 
     def run(self, size_t src, size_t dst, list src1=None):
         cdef Fwd q = self.p
@@ -1362,36 +1195,18 @@ cdef class BwdPlan(_Tables):
             p.rs[j] = self.i64(d.rs[j])
             p.re[j] = self.i64(d.re[j])
             p.wt[j] = self.f32(d.wt[j])
-        # decoded rows (non-f32 diff_dst) are indexed by position
-        p.ident = self.i64(np.arange(max(p.OW, 1) if p.gdt != dnnl_f32 else 1))
+        p.ident = self.i64(d.ident)
         p.lazy_gw = d.lazy_gw
         p.L = d.L
-        # columns per chunk: their outputs (at most factor + 1 per column and
-        # role, plus the edges) fit the 4 L weights of the scratch
-        p.lazy_cin = max(1, min(p.L, (4 * p.L - 8) // (-(-p.OW // max(p.IW, 1)) + 2)))
+        p.lazy_cin = d.lazy_cin
         p.x2lo = p.x2hi = 0
-        x2 = _x2_w(d) if p.inner and p.gdt == dnnl_f32 and not p.lazy_gw else None
-        if x2 is not None:
-            p.x2lo, p.x2hi = x2[0], x2[1]
-            p.x2a, p.x2W = self.i64(x2[2]), self.f32(x2[3])
-        if p.inner == 0:
-            wb, wo, ww = _w_taps(d)
+        if d.x2_w is not None:
+            p.x2lo, p.x2hi = d.x2_w[0], d.x2_w[1]
+            p.x2a, p.x2W = self.i64(d.x2_w[2]), self.f32(d.x2_w[3])
+        if d.w_taps is not None:
+            wb, wo, ww = d.w_taps
             p.wlb, p.wlo, p.wlw = self.i64(wb), self.i64(wo), self.f32(ww)
         p.dW_unit = d.dW_unit
-        if p.inner == 0:
-            self.nitems = p.N * p.ID * p.IH
-        else:
-            self.nitems = p.N * p.C * p.ID * p.IH
-        self.scan, self.scan_lo, self.scan_hi = _scan_mode(
-            p.linear and p.k < 3, p.sdt == dnnl_f32,
-            _span([d.gN, d.gC] + list(d.gS)), _span([d.dN, d.dC] + list(d.dS)))
-        if self.scan:
-            zero = np.zeros(1, np.float32)
-            for a in range(3 - p.k):
-                # ref:any's phantom right tap of a missing axis: output 0, weight 0
-                p.rs[2 * a + 1] = self.i64(np.zeros(1))
-                p.re[2 * a + 1] = self.i64(np.ones(1))
-                p.wt[2 * a + 1] = self.f32(zero)
 
     def run(self, size_t dd, size_t ds):
         cdef Bwd q = self.p

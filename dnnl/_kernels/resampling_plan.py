@@ -4,8 +4,10 @@ The builders turn (algorithm, mds, post-ops) into a typed spec: per-axis
 offset tables of each tensor (N, C, D, H, W; missing spatial axes have extent
 1), the source taps and weights of every output index (oneDNN's
 src/cpu/resampling_utils.hpp), channel runs, and the loop choice.
-``FwdPlan`` / ``BwdPlan`` (``resampling.pyx``) read the spec's named fields
-once, into C structs.
+Every fast path is decided here too (``_fwd_paths``, ``_bwd_paths``: the x2
+and halved columns, repeated rows, streaming stores, the inf/NaN scan, the
+backward W taps); ``FwdPlan`` / ``BwdPlan`` (``resampling.pyx``) only copy
+the spec's named fields once, into C structs.
 Forward and backward share ``PlanSpec``'s fields.
 """
 import numpy as np
@@ -14,6 +16,7 @@ from dnnl import _dtypes
 from dnnl._enums import algorithm, data_type, primitive_kind
 from dnnl._settings import settings    # resampling_parallel_min: outputs (+ inputs, backward) from which every thread runs
 from dnnl._kernels import offsets as _offsets
+from dnnl._kernels.reorder_plan import STREAM_BYTES
 
 f32 = np.float32
 #: a forward W axis (rows path) with more indices than this has its taps and
@@ -21,6 +24,7 @@ f32 = np.float32
 #: tabulated per index: plan memory and time stay small whatever the extent
 LAZY_W_MIN = 1 << 16
 LAZY_CHUNK = 4096
+F32 = int(data_type.f32)
 
 
 # ------------------------------------------------------------ coefficients
@@ -186,9 +190,12 @@ def _c_runs(out_tab, in_tab):
 # ------------------------------------------------------------ specs
 class PlanSpec:
     """Fields shared by forward and backward plans. ``dst`` is the tensor
-    written (forward dst, backward diff_src), ``src`` the one read."""
+    written (forward dst, backward diff_src), ``src`` the one read.
+    Decided by ``_fwd_paths`` / ``_bwd_paths``: ``nitems`` (work items) and
+    ``scan`` ``(mode, lo, hi)``: how a 1D/2D linear plan looks for inf/NaN
+    ("none", "input" or "output") and in which element range."""
     __slots__ = ("k", "linear", "inner", "N", "C", "IW", "OW", "sdt", "dN", "dC", "dS",
-                 "dW_unit", "runs", "L", "parallel", "pad", "esize")
+                 "dW_unit", "runs", "L", "parallel", "pad", "esize", "nitems", "scan")
 
     def __init__(self, **fields):
         for name, value in fields.items():
@@ -200,9 +207,18 @@ class FwdSpec(PlanSpec):
     tables ``sN``/``sC``, taps ``s0``/``s1`` (offsets) and ``i0W``/``i1W``
     (W indices) per spatial axis, weights ``wl``/``wr``, post-ops; ``lazy_sw``
     > 0: the source W stride, and the kernel computes the W taps itself (the
-    W entries of the tables then hold only their extremes)."""
+    W entries of the tables then hold only their extremes).
+
+    Fast paths (``_fwd_paths``): ``IWspan`` (1 + the largest W tap offset,
+    rows path); ``wdup2`` (nearest x2 along W); ``x2_columns`` ``(lo, hi)``
+    and ``x2_weights`` (linear x2 along W, else (0, 0) and None); ``halved``
+    ``(h2a, h2b)`` (W halved, else (-1, -1)); ``row_groups`` (None, or the
+    first output row of each group of rows copied whole, then OH),
+    ``row_bytes``, ``cdup2``; ``checks_outputs``; ``stream``."""
     __slots__ = ("OD", "OH", "ddt", "sN", "sC", "s0", "s1", "i0W", "i1W", "sWrow", "wl",
-                 "wr", "post_ops", "lazy_sw")
+                 "wr", "post_ops", "lazy_sw", "IWspan", "wdup2", "x2_columns",
+                 "x2_weights", "halved", "row_groups", "row_bytes", "cdup2",
+                 "checks_outputs", "stream")
 
 
 class BwdSpec(PlanSpec):
@@ -210,8 +226,15 @@ class BwdSpec(PlanSpec):
     diff_dst type with tables ``gN``/``gC``/``gS``; per spatial axis and tap
     role the diff_dst range ``[rs, re)`` and weights ``wt``; ``nroles``;
     ``lazy_gw`` > 0: the diff_dst W stride, and the kernel computes the W
-    ranges and weights itself (linear)."""
-    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt", "lazy_gw")
+    ranges and weights itself (linear).
+
+    Fast paths (``_bwd_paths``): ``ident`` (0, 1, ... for decoded rows);
+    ``lazy_cin`` (columns per lazy chunk); ``x2_w`` (None or ``(lo, hi, a,
+    W)``, see ``_x2_w``); ``w_taps`` (None or ``(wb, wo, ww)``, see
+    ``_w_taps``). With an inf/NaN scan, the right tap of each missing axis
+    is ref:any's phantom one (output 0, weight 0)."""
+    __slots__ = ("ID", "IH", "gdt", "gN", "gC", "gS", "nroles", "rs", "re", "wt", "lazy_gw",
+                 "ident", "lazy_cin", "x2_w", "w_taps")
 
 
 class PostOp:
@@ -309,8 +332,7 @@ def fwd_plan(alg, src_md, dst_md, entries):
     runs = _c_runs(dtab[1], st[1])
     if lazy:
         dtab[4] = np.array([0, outs[4] - 1], np.int64)   # unit: first and last
-    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
-    return FwdPlan(FwdSpec(
+    spec = FwdSpec(
         k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
         N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
         sdt=int(src_md.data_type), ddt=int(dst_md.data_type), sN=st[0], sC=st[1],
@@ -319,7 +341,10 @@ def fwd_plan(alg, src_md, dst_md, entries):
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_sw=lazy, post_ops=[_post_op(e, outs) for e in entries],
         parallel=int(np.prod(outs)) >= settings.resampling_parallel_min,
-        pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type)))
+        pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
+    _fwd_paths(spec)
+    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
+    return FwdPlan(spec)
 
 
 def bwd_plan(alg, diff_src_md, diff_dst_md):
@@ -361,8 +386,7 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
             wt += [one, one]
             nroles.append(1)
     runs = _c_runs(dtab[1], gt[1])
-    from dnnl._kernels.resampling import BwdPlan
-    return BwdPlan(BwdSpec(
+    spec = BwdSpec(
         k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
         N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
         gdt=int(diff_dst_md.data_type), sdt=int(diff_src_md.data_type),
@@ -372,4 +396,226 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
         lazy_gw=lazy,
         parallel=int(np.prod(ins)) + int(np.prod(outs)) >= settings.resampling_parallel_min,
         pad=_offsets.padding_offsets(diff_src_md),
-        esize=_dtypes.size(diff_src_md.data_type)))
+        esize=_dtypes.size(diff_src_md.data_type))
+    _bwd_paths(spec)
+    from dnnl._kernels.resampling import BwdPlan
+    return BwdPlan(spec)
+
+
+# ------------------------------------------------------------ fast paths
+def _fwd_paths(d):
+    """Decide the forward fast paths of spec ``d`` from its tables (fields
+    in ``FwdSpec``'s docstring)."""
+    nopo = not d.post_ops
+    nruns = len(d.runs[0])
+    f32_rows = d.inner and not d.lazy_sw and d.sdt == F32
+    d.IWspan = int(max(np.max(d.s0[2]), np.max(d.s1[2]))) + 1 if d.inner else 0
+    d.wdup2 = bool(f32_rows and not d.linear and d.OW % 2 == 0
+                   and np.array_equal(d.s0[2], np.arange(d.OW) // 2))
+    d.x2_columns, d.x2_weights = (0, 0), None
+    d.halved = (-1, -1)
+    if f32_rows:
+        if d.linear and d.k <= 2:
+            _x2_columns(d)
+        _halved_columns(d)
+    d.row_groups, d.row_bytes, d.cdup2 = None, 0, 0
+    if d.inner == 0 and not d.linear and nruns == 1 and nopo:
+        _row_groups(d)
+    elif (d.inner and not d.linear and nopo and d.dW_unit and d.k <= 2
+          and d.sdt == F32 and d.ddt == F32):
+        _groups(d, d.OW * 4)
+    ngroups = 0 if d.row_groups is None else len(d.row_groups) - 1
+    if ngroups and d.inner:
+        d.nitems = d.N * d.C * d.OD * ngroups
+    elif ngroups:
+        d.nitems = d.N * d.OD * ngroups
+    elif d.inner == 0:
+        d.nitems = d.N * d.OD * d.OH
+    else:
+        d.nitems = d.N * d.C * d.OD * d.OH
+    # the plain channel kernels (_fwd_c_plain) run every item and check
+    # their outputs for inf/NaN as they store them
+    d.checks_outputs = bool(d.inner == 0 and d.linear and d.k <= 2 and nruns == 1
+                            and d.runs[2][0] and d.runs[3][0] and nopo
+                            and d.sdt == F32 and d.ddt == F32)
+    in_span = _span([d.sN, d.sC] + [[d.s0[a], d.s1[a]] for a in range(3)])
+    out_span = _span([d.dN, d.dC] + list(d.dS))
+    d.scan = _scan_mode(d.linear and d.k < 3, d.ddt == F32 and nopo, in_span, out_span)
+    # both tensors too large to stay in cache: the output's lines are not
+    # read before they are overwritten (the reorders' rule)
+    d.stream = bool(d.checks_outputs and d.k == 2 and (
+        in_span[1] - in_span[0] + out_span[1] - out_span[0] + 2) * 4 >= STREAM_BYTES)
+
+
+def _x2_columns(d):
+    """Linear x2 along a unit-stride W: the longest range of k where
+    outputs 2k and 2k + 1 tap columns (k - 1, k) and (k, k + 1)."""
+    if d.OW % 2 or d.OW < 8:
+        return
+    K = d.OW // 2
+    i0 = np.asarray(d.s0[2], dtype=np.int64)
+    i1 = np.asarray(d.s1[2], dtype=np.int64)
+    k = np.arange(K)
+    lo, hi = _longest_run((i0[0::2] == k - 1) & (i1[0::2] == k)
+                          & (i0[1::2] == k) & (i1[1::2] == k + 1))
+    if hi - lo < 4:
+        return
+    wl = np.asarray(d.wl[2], dtype=np.float32)
+    wr = np.asarray(d.wr[2], dtype=np.float32)
+    d.x2_weights = np.concatenate([wl[0::2], wr[0::2], wl[1::2], wr[1::2]])
+    d.x2_columns = (lo, hi)
+
+
+def _halved_columns(d):
+    """W halved along a unit-stride W: the taps of output ow are columns
+    h2a + 2 ow (and h2b + 2 ow) for every ow."""
+    i0 = np.asarray(d.s0[2], dtype=np.int64)
+    i1 = np.asarray(d.s1[2], dtype=np.int64)
+    step = 2 * np.arange(d.OW)
+    if (d.OW >= 4 and np.array_equal(i0, i0[0] + step)
+            and (not d.linear or np.array_equal(i1, i1[0] + step))):
+        d.halved = (int(i0[0]), int(i1[0]) if d.linear else int(i0[0]))
+
+
+def _row_groups(d):
+    """Group output rows that read the same source row, when the f32 plain
+    path applies and each destination row (n, od, oh) is one dense run of
+    all channels of all OW pixels: then rows can be copied whole."""
+    runs = d.runs
+    C = int(runs[1][0])
+    dS2 = np.asarray(d.dS[2], dtype=np.int64)
+    dC = np.asarray(d.dC, dtype=np.int64)
+    if not (runs[2][0] and runs[3][0] and d.sdt == F32 and d.ddt == F32
+            and d.k <= 2 and C == d.C and dS2[0] == 0 and dC[0] == 0
+            and np.array_equal(dS2, np.arange(d.OW) * C)):
+        return
+    _groups(d, d.OW * C * 4)
+    s0w = np.asarray(d.s0[2], dtype=np.int64)
+    if d.row_groups is not None and d.OW % 2 == 0 and d.OW > 0:
+        ss = int(s0w[2] - s0w[0]) if d.OW > 2 else C
+        if ss >= C and np.array_equal(s0w, s0w[0] + (np.arange(d.OW) // 2) * ss):
+            d.cdup2 = ss
+
+
+def _groups(d, row_bytes):
+    """Runs of output rows oh that read the same source row (nearest)."""
+    src_rows = np.asarray(d.s0[1], dtype=np.int64)
+    starts = [0] + [oh for oh in range(1, d.OH) if src_rows[oh] != src_rows[oh - 1]]
+    if len(starts) == d.OH:
+        return      # no row is repeated
+    d.row_groups = np.array(starts + [d.OH], np.int64)
+    d.row_bytes = row_bytes
+
+
+def _bwd_paths(d):
+    """Decide the backward fast paths of spec ``d`` from its tables (fields
+    in ``BwdSpec``'s docstring)."""
+    # decoded rows (non-f32 diff_dst) are indexed by position
+    d.ident = np.arange(max(d.OW, 1) if d.gdt != F32 else 1, dtype=np.int64)
+    # columns per chunk: their outputs (at most factor + 1 per column and
+    # role, plus the edges) fit the 4 L weights of the scratch. The factor is
+    # rounded down, as the kernel's C division did when it decided this.
+    d.lazy_cin = max(1, min(d.L, (4 * d.L - 8) // (d.OW // max(d.IW, 1) + 2)))
+    d.x2_w = _x2_w(d) if d.inner and d.gdt == F32 and not d.lazy_gw else None
+    d.w_taps = _w_taps(d) if d.inner == 0 else None
+    if d.inner == 0:
+        d.nitems = d.N * d.ID * d.IH
+    else:
+        d.nitems = d.N * d.C * d.ID * d.IH
+    d.scan = _scan_mode(d.linear and d.k < 3, d.sdt == F32,
+                        _span([d.gN, d.gC] + list(d.gS)), _span([d.dN, d.dC] + list(d.dS)))
+    if d.scan[0] != "none":
+        zero = np.zeros(1, np.float32)
+        for a in range(3 - d.k):
+            # ref:any's phantom right tap of a missing axis: output 0, weight 0
+            d.rs[2 * a + 1] = np.zeros(1, np.int64)
+            d.re[2 * a + 1] = np.ones(1, np.int64)
+            d.wt[2 * a + 1] = zero
+
+
+def _longest_run(ok):
+    """``(lo, hi)``: the longest range of True in the boolean array ``ok``
+    ((0, 0) when there is none)."""
+    edges = np.diff(np.concatenate([[0], np.asarray(ok, np.int8), [0]]))
+    starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
+    if not starts.size:
+        return 0, 0
+    k = int(np.argmax(ends - starts))
+    return int(starts[k]), int(ends[k])
+
+
+def _x2_w(d):
+    """``(lo, hi, a, W)`` when diff_src columns [lo, hi) (8 or more) each
+    gather the two diff_dst columns 2 iw + a[kw] + e of role kw, e = 0, 1,
+    from unit-stride diff_dst rows (x2 along W), their weights in W[kw, e, iw];
+    else None."""
+    IW, nkw = d.IW, d.nroles[2]
+    g = np.asarray(d.gS[2], np.int64)
+    if IW < 8 or g.size < 2 or not (np.diff(g) == 1).all():
+        return None
+    iw = np.arange(IW)
+    ok = np.ones(IW, bool)
+    a = np.zeros(2, np.int64)
+    for kw in range(nkw):
+        lo = np.asarray(d.rs[4 + kw], np.int64)[:IW]
+        two = np.asarray(d.re[4 + kw], np.int64)[:IW] - lo == 2
+        a[kw] = lo[IW // 2] - 2 * (IW // 2)     # the middle column's offset
+        ok &= two & (lo - 2 * iw == a[kw])
+    lo, hi = _longest_run(ok)
+    if hi - lo < 8:
+        return None
+    W = np.zeros((2, 2, IW), np.float32)
+    for kw in range(nkw):
+        rs = np.asarray(d.rs[4 + kw], np.int64)[lo:hi]
+        for e in range(2):
+            W[kw, e, lo:hi] = np.asarray(d.wt[4 + kw], np.float32)[rs + e]
+    return lo, hi, a, W
+
+
+def _w_taps(d):
+    """The W part of the backward taps of every diff_src column iw, in the
+    gather's order (role kw, then ow): bounds ``wb[iw, kw]`` (3 per iw, the
+    last one the end), diff_dst W offsets and weights."""
+    nkw = d.nroles[2]
+    lo = np.stack([np.asarray(d.rs[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
+    hi = np.stack([np.asarray(d.re[4 + kw], np.int64)[:d.IW] for kw in range(nkw)], 1)
+    cnt = np.maximum(hi - lo, 0).ravel()
+    ends = np.cumsum(cnt)
+    starts = ends - cnt
+    wb = np.zeros((d.IW, 3), np.int64)
+    wb[:, :nkw] = starts.reshape(d.IW, nkw)
+    wb[:, nkw] = ends.reshape(d.IW, nkw)[:, nkw - 1] if d.IW else 0
+    ow = np.repeat(lo.ravel() - starts, cnt) + np.arange(int(cnt.sum()))
+    kw = np.repeat(np.tile(np.arange(nkw), d.IW), cnt)
+    wt = np.stack([np.asarray(d.wt[4 + k], np.float32) for k in range(nkw)])
+    return wb, np.asarray(d.gS[2], np.int64)[ow], wt[kw, ow]
+
+
+def _scan_mode(needed, out_is_result, in_span, out_span):
+    """(mode, lo, hi): how a 1D/2D linear plan finds inf/NaN, and where.
+
+    The fast kernels compute every term of the real axes (zero weights
+    included), so any inf/NaN neighbour makes their f32 result non-finite;
+    only the phantom terms are missing, and with finite data they add +-0.
+    So when the output holds that f32 result unchanged (f32, no post-ops:
+    ``out_is_result``) and is the smaller buffer, checking it after the run is
+    enough (a finite result of finite data is exact; overflow to inf of
+    finite data is inf in 3-D as well), else the input is scanned first."""
+    if not needed:
+        return "none", 0, -1
+    if out_is_result and out_span[1] - out_span[0] <= in_span[1] - in_span[0]:
+        return "output", out_span[0], out_span[1]
+    return "input", in_span[0], in_span[1]
+
+
+def _span(tabs):
+    """(lowest, highest) element offset a set of separable offset tables
+    reaches: each entry is one table or a list of alternatives (taps)."""
+    lo = hi = 0
+    for t in tabs:
+        alts = [np.asarray(a) for a in (t if isinstance(t, list) else [t])]
+        if any(a.size == 0 for a in alts):
+            return 0, -1
+        lo += min(int(a.min()) for a in alts)
+        hi += max(int(a.max()) for a in alts)
+    return lo, hi
