@@ -22,12 +22,12 @@ from dnnl._error import (error, invalid_arguments, invalid_type, out_of_memory,
                          runtime_error, unimplemented)
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
-from dnnl.engine import engine, stream
+from dnnl._engine import engine, stream
 from dnnl.draw import draw_layout
 from dnnl._isa import (get_cpu_isa_hints, get_effective_cpu_isa, set_cpu_isa_hints,
                        set_max_cpu_isa)
-from dnnl.memory import memory
-from dnnl.reorder import reorder
+from dnnl._memory import memory
+from dnnl._reorder import reorder
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.verbose import get_verbose, set_verbose
 from dnnl.arrays import (convert, default_engine, dequantize, quantize, resample,

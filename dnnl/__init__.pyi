@@ -44,10 +44,10 @@ from dnnl._isa import get_cpu_isa_hints as get_cpu_isa_hints
 from dnnl._isa import get_effective_cpu_isa as get_effective_cpu_isa
 from dnnl._isa import set_cpu_isa_hints as set_cpu_isa_hints
 from dnnl._isa import set_max_cpu_isa as set_max_cpu_isa
-from dnnl.engine import engine as engine
-from dnnl.engine import stream as stream
-from dnnl.memory import memory as memory
-from dnnl.reorder import reorder as reorder
+from dnnl._engine import engine as engine
+from dnnl._engine import stream as stream
+from dnnl._memory import memory as memory
+from dnnl._reorder import reorder as reorder
 from dnnl.resampling import resampling_backward as resampling_backward
 from dnnl.resampling import resampling_forward as resampling_forward
 from dnnl.verbose import get_verbose as get_verbose

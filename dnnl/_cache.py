@@ -30,8 +30,8 @@ from dnnl._desc import desc
 from dnnl._error import invalid
 from dnnl._settings import settings
 from dnnl.attr import primitive_attr
-from dnnl.engine import engine
-from dnnl.memory import memory
+from dnnl._engine import engine
+from dnnl._memory import memory
 
 DEFAULT_CAPACITY = 1024
 

@@ -14,7 +14,7 @@ from dnnl import _dtypes
 from dnnl._desc import desc
 from dnnl._enums import engine_kind, format_kind, format_tag, status
 from dnnl._error import invalid, invalid_arguments
-from dnnl.engine import engine
+from dnnl._engine import engine
 
 _ENGINE = engine(engine_kind.cpu, 0)
 _KDLCPU = 1

@@ -26,16 +26,19 @@ import operator
 import numpy as np
 
 from dnnl import _dask, _dtypes
+from dnnl import verbose as _verbose
 from dnnl._args import a_type, integers, short
 from dnnl._desc import desc
+from dnnl._engine import stream
 from dnnl._enums import C, algorithm, data_type, prop_kind
 from dnnl._error import error, invalid, invalid_type, unimpl, wrong_type
 from dnnl._interop import _ENGINE, array_desc, byte_span, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
+from dnnl._kernels.offsets import data_address as _address
+from dnnl._memory import memory, memory_allocated, memory_over, span_bytes
+from dnnl._reorder import QUANT_NAMES, reorder
 from dnnl._settings import settings
 from dnnl.attr import primitive_attr
-from dnnl.engine import stream
-from dnnl.memory import memory, memory_allocated, memory_over, span_bytes
 
 from_array = memory.from_array
 
@@ -86,11 +89,14 @@ _INTEGRAL = _dtypes.INTEGRAL
 # A call is defined by its arguments' shapes, strides, data types and options,
 # not by their values: the first call with a given definition checks it
 # completely and makes the primitive; the next ones find that prepared call
-# by a key of those properties, allocate the result and run. Only C-contiguous
-# numpy arrays (and what as_numpy turns into one) take this path; anything
-# else is checked and made on every call (still from the primitive cache).
+# by a key of those properties, allocate the result and run the primitive's
+# plan on the buffers' addresses. Only C-contiguous numpy arrays are ever
+# prepared, so the strides in a key stand for that check: an array that
+# finds a prepared call is C-contiguous. Anything else is checked and made
+# on every call (still from the primitive cache).
 _prepared = {}          # call key -> prepared call (immutable, shared by threads)
 _PREPARED_MAX = 512     # then forget them all: the next calls prepare again
+_F32_MAX = float(np.finfo(np.float32).max)
 
 
 def _prepared_call(key, prepare):
@@ -104,46 +110,73 @@ def _prepared_call(key, prepare):
     return call
 
 
-def _scalar(v):
-    """Whether ``v`` is a plain Python number (the values of a call, not its
-    definition)."""
-    t = type(v)
-    return t is float or t is int
-
-
 class _PreparedReorder:
-    """One reorder of the array layer, made once: the primitive, the
-    descriptors of its memories and the result's shape and type."""
+    """One reorder of the array layer, made once: the primitive, its plan,
+    the descriptors of its memories and the result's shape and type."""
 
-    __slots__ = ("prim", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
-                 "out_shape", "out_dtype", "quant", "dims")
+    __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
+                 "out_shape", "out_dtype", "quant", "dims", "per_tensor", "dst_side")
 
     def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis):
         """``a``: a C-contiguous array of the call's definition; ``dst_md``
         the result's descriptor, ``out_dtype`` its numpy type (None: the
         result is a memory)."""
-        from dnnl.reorder import reorder
         src = from_array(a)
         self.src_md, self.src_nbytes = src._md, src._nbytes
         dims = self.dims = list(self.src_md.dims)
         self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
         self.out_shape, self.out_dtype = a.shape, out_dtype
         attr, self.quant = _quant_attr(dims, dst_md.data_type, scales, zero_points, axis)
+        self.per_tensor = axis is None
+        self.dst_side = dst_md.data_type in _INTEGRAL
         pd = reorder.primitive_desc(_ENGINE, self.src_md, _ENGINE, dst_md, attr)
         self.prim = reorder(pd)
+        self.plan = self.prim.ready_plan()
         self.stream = stream(_ENGINE)
 
     def run(self, a, out, scales, zero_points):
         """Reorder ``a`` into ``out`` (a numpy array, or None: a new memory,
         returned)."""
+        plan = self.plan
+        if plan is None or _verbose.exec_on:
+            return self._execute(a, out, scales, zero_points)
         if out is None:
-            dst = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
+            dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
+        else:
+            dst, address = out, _address(out)
+        if self.quant is None:
+            plan.run(_address(a), address)
+        elif self.per_tensor and (
+                scales is None or type(scales) is float and -_F32_MAX <= scales <= _F32_MAX
+        ) and (zero_points is None or type(zero_points) is int
+               and -2 ** 31 <= zero_points < 2 ** 31):
+            # the usual quantization: two numbers, no arrays made for them
+            plan.run_values(_address(a), address, self.dst_side, scales, zero_points)
+        else:
+            addresses = [0, 0, 0, 0]
+            values = self._values(scales, zero_points)     # alive while the plan runs
+            for _, pos, v in values:
+                addresses[pos] = _address(v)
+            plan.run(_address(a), address, *addresses)
+        return dst
+
+    def _values(self, scales, zero_points):
+        """``[(execution argument, position in the plan's run, array)]`` of
+        the scales and zero points given."""
+        return [(arg, pos, _values(v, self.dims, ax, np_dtype, what))
+                for (arg, np_dtype, ax, what, pos), v in zip(self.quant, (scales, zero_points))
+                if arg is not None]
+
+    def _execute(self, a, out, scales, zero_points):
+        """:meth:`run` through ``primitive.execute`` (verbose prints its line)."""
+        if out is None:
+            dst = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)[0]
         else:
             dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, out)
         args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a), _ARG_TO: dst}
-        for (arg, np_dtype, ax, what), values in zip(self.quant, (scales, zero_points)):
-            if arg is not None:
-                args[arg] = _quant_memory(_values(values, self.dims, ax, np_dtype, what))
+        if self.quant is not None:
+            for arg, _, v in self._values(scales, zero_points):
+                args[arg] = _quant_memory(v)
         self.prim.execute(self.stream, args)
         return dst
 
@@ -203,20 +236,25 @@ def _quant_memory(values):
 def _quant_attr(dims, ddt, scales, zero_points, axis):
     """The attributes quantizing the integral side (dst when ``ddt`` is
     integral, else src), and per kind (scales, zero points) the execution
-    argument, value type, axis and name: ``(None, ...)`` when not given."""
+    argument, value type, axis, name and position among the plan's values
+    (``QUANT_NAMES``): ``(None, ...)`` when not given; None when neither is."""
     ax = None if axis is None else _axis(axis, len(dims))
     if ax is not None and scales is None and zero_points is None:
         raise invalid("axis is given without scales or zero points")
-    side = _ARG_TO if ddt in _INTEGRAL else _ARG_FROM
+    side, name = (_ARG_TO, "dst ") if ddt in _INTEGRAL else (_ARG_FROM, "src ")
     mask = 0 if ax is None else 1 << ax
     attr = primitive_attr()
-    quant = [(None, None, None, None), (None, None, None, None)]
+    if scales is None and zero_points is None:
+        return attr, None
+    quant = [(None,) * 5, (None,) * 5]
     if scales is not None:
         attr.set_scales_mask(side, mask)
-        quant[0] = (_ARG_SCALES | side, np.float32, ax, "scales")
+        quant[0] = (_ARG_SCALES | side, np.float32, ax, "scales",
+                    QUANT_NAMES.index(name + "scales"))
     if zero_points is not None:
         attr.set_zero_points_mask(side, mask)
-        quant[1] = (_ARG_ZPS | side, np.int32, ax, "zero points")
+        quant[1] = (_ARG_ZPS | side, np.int32, ax, "zero points",
+                    QUANT_NAMES.index(name + "zero points"))
     return attr, tuple(quant)
 
 
@@ -225,10 +263,9 @@ def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
     dims = list(src._md.dims)
     attr, quant = _quant_attr(dims, dst._md.data_type, scales, zero_points, axis)
     args = {_ARG_FROM: src, _ARG_TO: dst}
-    for (arg, np_dtype, ax, what), values in zip(quant, (scales, zero_points)):
+    for (arg, np_dtype, ax, what, _), values in zip(quant or (), (scales, zero_points)):
         if arg is not None:
             args[arg] = _quant_memory(_values(values, dims, ax, np_dtype, what))
-    from dnnl.reorder import reorder
     reorder(src, dst, attr).execute(stream(src.get_engine()), args)
 
 
@@ -282,16 +319,16 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    if _dask.is_dask(x):
-        return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
-    if type(x) is np.ndarray and x.flags.c_contiguous and x.ndim:
+    if type(x) is np.ndarray:
         key = ("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
                scales is None, zero_points is None, axis, type(axis), settings.cache_key())
         try:
             call = _prepared.get(key)
         except TypeError:       # an unhashable argument: the call is not kept
             call = key = None
-        if call is None:
+        if call is not None:
+            return call.run(x, None, scales, zero_points)
+        if x.flags.c_contiguous and x.ndim:
             if _wide_float(x):      # never kept: the f32 copy's call is
                 return convert(x.astype(np.float32), tag, dtype, scales=scales,
                                zero_points=zero_points, axis=axis)
@@ -304,7 +341,9 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
                           else ddt, tag)
                 return _PreparedReorder(x, md, None, scales, zero_points, axis)
             call = prepare() if key is None else _prepared_call(key, prepare)
-        return call.run(x, None, scales, zero_points)
+            return call.run(x, None, scales, zero_points)
+    elif _dask.is_dask(x):
+        return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
     src = _convert_source(x)
     smd = src._md
     ddt = smd.data_type if dtype is None else _dtypes.as_data_type(dtype)
@@ -398,17 +437,18 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     array([[ 1, 14],
            [ 3, 18]], dtype=uint8)
     """
-    if _dask.is_dask(x):
+    if type(x) is not np.ndarray and _dask.is_dask(x):
         return _dask.reorder(quantize, x, scale, zero_point, axis, dtype)
-    a = _float_input(x)
+    return _reorder_to_numpy(_QUANTIZE, x, dtype, scale, zero_point, axis)
 
-    def data_type_of():
-        _check_input(a)
-        ddt = _dtypes.as_data_type(dtype)
-        if ddt not in _INTEGRAL:
-            raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
-        return ddt
-    return _reorder_to_numpy("quantize", a, dtype, data_type_of, scale, zero_point, axis)
+
+def _quantize_type(a, dtype):
+    """Quantize's result data type for the array ``a`` (checks the call)."""
+    _check_input(a)
+    ddt = _dtypes.as_data_type(dtype)
+    if ddt not in _INTEGRAL:
+        raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
+    return ddt
 
 
 def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
@@ -447,51 +487,58 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
-    if _dask.is_dask(q):
+    if type(q) is not np.ndarray and _dask.is_dask(q):
         return _dask.reorder(dequantize, q, scale, zero_point, axis, dtype)
-    a = as_numpy(q)
-
-    def data_type_of():
-        _check_input(a)
-        ddt = _dtypes.as_data_type(dtype)
-        if ddt in _INTEGRAL:
-            raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
-        _no_f64_output(ddt, "dequantize")
-        if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
-            raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
-                          "q.astype(np.int32) for integer codes, or quantize values "
-                          "with dnnl.quantize" % a.dtype)
-        return ddt
-    return _reorder_to_numpy("dequantize", a, dtype, data_type_of, scale, zero_point, axis)
+    return _reorder_to_numpy(_DEQUANTIZE, q, dtype, scale, zero_point, axis)
 
 
-def _reorder_to_numpy(op, a, dtype, data_type_of, scales, zero_points, axis):
-    """``op`` (quantize, dequantize) of ``a`` into a new array of data type
-    ``data_type_of()`` (which checks the call): prepared once per definition."""
-    shape = a.shape
-    if a.ndim == 0:
-        a = a.reshape(1)
-    key = None
-    if a.flags.c_contiguous:
-        key = (op, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
-               zero_points is None, axis, type(axis), settings.cache_key())
-        try:
-            call = _prepared.get(key)
-        except TypeError:       # an unhashable argument: the call is not kept
-            key = None
-    if key is None:
-        out = _numpy_out(a.shape, data_type_of())
-        _run_reorder(from_array(a), from_array(out), scales, zero_points, axis)
-        return out.reshape(shape)
+def _dequantize_type(a, dtype):
+    """Dequantize's result data type for the array ``a`` (checks the call)."""
+    _check_input(a)
+    ddt = _dtypes.as_data_type(dtype)
+    if ddt in _INTEGRAL:
+        raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
+    _no_f64_output(ddt, "dequantize")
+    if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
+        raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
+                      "q.astype(np.int32) for integer codes, or quantize values "
+                      "with dnnl.quantize" % a.dtype)
+    return ddt
+
+
+# (the keys' first item, whether float64 input is rounded to f32, the
+# function checking a call and giving its result's data type)
+_QUANTIZE = ("quantize", True, _quantize_type)
+_DEQUANTIZE = ("dequantize", False, _dequantize_type)
+
+
+def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
+    """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
+    array: checked and prepared once per definition."""
+    name, rounds, data_type_of = op
+    a = x if type(x) is np.ndarray else as_numpy(x)
+    key = (name, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
+           zero_points is None, axis, type(axis), settings.cache_key())
+    try:
+        call = _prepared.get(key)
+    except TypeError:           # an unhashable argument: the call is not kept
+        call = key = None
     if call is None:
-        def prepare():
-            out = _numpy_out(a.shape, data_type_of())
-            return _PreparedReorder(a, from_array(out)._md, out.dtype, scales, zero_points,
-                                    axis)
-        call = _prepared_call(key, prepare)
-    out = np.empty(call.out_shape, call.out_dtype)
+        if rounds and _wide_float(a):   # rounded to f32, a copy: its call is kept
+            return _reorder_to_numpy(op, a.astype(np.float32), dtype, scales, zero_points,
+                                     axis)
+        out = _numpy_out(a.shape, data_type_of(a, dtype))
+        if key is None or not a.ndim or not a.flags.c_contiguous:    # not kept
+            _run_reorder(from_array(a.reshape(a.shape or (1,))),
+                         from_array(out.reshape(out.shape or (1,))), scales, zero_points,
+                         axis)
+            return out
+        call = _prepared_call(key, lambda: _PreparedReorder(
+            a, from_array(out)._md, out.dtype, scales, zero_points, axis))
+    else:
+        out = np.empty(call.out_shape, call.out_dtype)
     call.run(a, out, scales, zero_points)
-    return out if out.shape == shape else out.reshape(shape)
+    return out
 
 
 # ------------------------------------------------------------------ resampling
@@ -526,20 +573,21 @@ def _resampling_setup(x, mode, layout):
 
 
 class _PreparedResampling:
-    """One resampling of the array layer, made once: the primitive, the
-    descriptors of its input and output (over C-contiguous arrays) and the
-    output's shape and type."""
+    """One resampling of the array layer, made once: the primitive, its plan,
+    the descriptors of its input and output (over C-contiguous arrays) and
+    the output's shape and type."""
 
-    __slots__ = ("prim", "stream", "in_arg", "in_md", "in_nbytes", "out_arg", "out_md",
-                 "out_nbytes", "out_shape", "out_dtype")
+    __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "out_arg",
+                 "out_md", "out_nbytes", "out_shape", "out_dtype")
 
-    def __init__(self, prim, in_arg, out_arg, src, dst):
-        """``src`` / ``dst``: the first call's memories (``in_arg`` / ``out_arg``)."""
-        self.prim, self.stream = prim, stream(_ENGINE)
+    def __init__(self, prim, in_arg, out_arg, src, dst, out):
+        """``src`` / ``dst``: the first call's memories (``in_arg`` /
+        ``out_arg``), ``dst`` over the numpy array ``out``."""
+        self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
         self.in_arg, self.out_arg = in_arg, out_arg
         self.in_md, self.in_nbytes = src._md, src._nbytes
         self.out_md, self.out_nbytes = dst._md, dst._nbytes
-        self.out_shape = self.out_dtype = None     # set when the call is kept
+        self.out_shape, self.out_dtype = out.shape, out.dtype
 
     def execute(self, src, dst):
         self.prim.execute(self.stream, {self.in_arg: src, self.out_arg: dst})
@@ -547,8 +595,12 @@ class _PreparedResampling:
     def run(self, a):
         """Resample the C-contiguous ``a`` of this call's definition."""
         out = np.empty(self.out_shape, self.out_dtype)
-        self.execute(memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
-                     memory_over(self.out_md, _ENGINE, self.out_nbytes, out))
+        plan = self.plan
+        if plan is None or _verbose.exec_on:    # through execute: verbose prints
+            self.execute(memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
+                         memory_over(self.out_md, _ENGINE, self.out_nbytes, out))
+        else:
+            plan.run(_address(a), _address(out))
         return out
 
 
@@ -565,16 +617,19 @@ class _AsF32:
         return self.call.run(a.astype(np.float32))
 
 
+_PLAIN = frozenset((int, float))
+
+
 def _plain_key(v):
     """``v`` (sizes, factors) as a key, or None when it is not plain ints /
-    floats (then the call is checked and made again)."""
+    floats (then the call is checked and made again). The types are part of
+    it: a size 4.0 is refused where 4 is taken."""
     t = type(v)
+    if t is tuple or t is list:
+        types = tuple(map(type, v))
+        return (types, tuple(v)) if _PLAIN.issuperset(types) else None
     if t is int or t is float or v is None:
         return (t, v)
-    if t is tuple or t is list:
-        types = tuple([type(e) for e in v])
-        if all(e is int or e is float for e in types):
-            return (types, tuple(v))
     return None
 
 
@@ -582,22 +637,19 @@ def _resampling_call(what, x, mode, layout, prepare):
     """Run the resampling of ``x`` that ``prepare()`` makes (and checks) once
     per definition: ``what`` (operation, sizes, factors), shape, strides, data
     type, mode and layout."""
-    a = x if type(x) is np.ndarray else None
     key = None
-    if a is not None and a.flags.c_contiguous and type(mode) is str and type(layout) is str:
-        parts = [_plain_key(v) for v in what[1:]]
+    if type(x) is np.ndarray and type(mode) is str and type(layout) is str:
+        parts = tuple(map(_plain_key, what[1:]))
         if None not in parts:
-            key = (what[0], *parts, a.shape, a.strides, a.dtype, mode, layout,
+            key = (what[0], parts, x.shape, x.strides, x.dtype, mode, layout,
                    settings.cache_key())
-    if key is not None:
-        call = _prepared.get(key)
-        if call is not None:
-            return call.run(a)
+            call = _prepared.get(key)
+            if call is not None:
+                return call.run(x)
     call, src, dst, out = prepare()     # checked; the first call runs on its memories
-    if key is not None:
-        call.out_shape, call.out_dtype = out.shape, out.dtype
+    if key is not None and x.flags.c_contiguous:
         # float64 input was rounded to f32 (the output's type): keep that step
-        _prepared_call(key, lambda: call if out.dtype == a.dtype else _AsF32(call))
+        _prepared_call(key, lambda: call if out.dtype == x.dtype else _AsF32(call))
     call.execute(src, dst)
     return out
 
@@ -713,7 +765,7 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
     """
-    if _dask.is_dask(x):
+    if type(x) is not np.ndarray and _dask.is_dask(x):
         return _dask.resample(resample, x, size, factors, mode, layout)
     def prepare():
         a, alg, last = _resampling_setup(x, mode, layout)
@@ -731,7 +783,7 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         from dnnl.resampling import resampling_forward
         pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
                                                src._md, dst._md)
-        return (_PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst),
+        return (_PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out),
                 src, dst, out)
     return _resampling_call(("resample", size, factors), x, mode, layout, prepare)
 
@@ -762,7 +814,7 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
-    if _dask.is_dask(diff_dst):
+    if type(diff_dst) is not np.ndarray and _dask.is_dask(diff_dst):
         return _dask.backward(resample_backward, diff_dst, size, mode, layout)
     def prepare():
         a, alg, last = _resampling_setup(diff_dst, mode, layout)
@@ -772,5 +824,5 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         from dnnl.resampling import resampling_backward
         pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
         return (_PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
-                                    dd, ds), dd, ds, out)
+                                    dd, ds, out), dd, ds, out)
     return _resampling_call(("resample_backward", size), diff_dst, mode, layout, prepare)

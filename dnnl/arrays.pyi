@@ -4,8 +4,8 @@ import numpy.typing as npt
 from typing_extensions import Buffer
 
 from dnnl._desc import _DataTypeLike, _TagLike
-from dnnl.engine import engine
-from dnnl.memory import _SupportsDLPack, memory
+from dnnl._engine import engine
+from dnnl._memory import _SupportsDLPack, memory
 
 __all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
            "resample_backward", "plain_tag", "default_engine"]

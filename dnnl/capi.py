@@ -58,7 +58,7 @@ from dnnl._enums import primitive_kind as _pk
 from dnnl._enums import query as _q
 from dnnl._error import invalid as _invalid
 from dnnl._error import unimpl as _unimpl
-from dnnl.memory import span_bytes as _span_bytes
+from dnnl._memory import span_bytes as _span_bytes
 from dnnl.resampling import resampling_backward as _bwd
 from dnnl.resampling import resampling_forward as _fwd
 

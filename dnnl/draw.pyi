@@ -2,7 +2,7 @@ from os import PathLike
 from typing import Any, NamedTuple, Sequence
 
 from dnnl._desc import desc
-from dnnl.memory import memory
+from dnnl._memory import memory
 
 __all__ = ["draw_layout", "layout_grid", "LayoutGrid"]
 

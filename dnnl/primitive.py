@@ -19,8 +19,8 @@ from dnnl._enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._args import integer
 from dnnl._error import error, invalid, wrong_type
 from dnnl.attr import primitive_attr
-from dnnl.engine import stream
-from dnnl.memory import memory, span_bytes
+from dnnl._engine import stream
+from dnnl._memory import memory, span_bytes
 
 ARG_SCRATCHPAD = C["DNNL_ARG_SCRATCHPAD"]
 ARG_ATTR_SCALES = C["DNNL_ARG_ATTR_SCALES"]
@@ -163,6 +163,12 @@ class primitive_desc:
         """Run the kernel on the bound memories (``_decl`` order); returns
         the plan that ran (None when nothing ran)."""
         raise NotImplementedError
+
+    def _ready_plan(self):
+        """The declared mds' plan when running it needs nothing but the
+        memories' addresses (see :meth:`primitive.ready_plan`); None by
+        default: every execution binds."""
+        return None
 
     def exec_impl_str(self, mds=None):
         """What runs for arguments with these mds (``{arg: md}``; None: the
@@ -335,6 +341,18 @@ class primitive:
 
     def get_kind(self):
         return self._pd.kind
+
+    def ready_plan(self):
+        """The kernel plan that executes this primitive on memories of its
+        declared descriptors from their addresses alone, ``plan.run(src,
+        dst, ...)`` in the kind's argument order; None when execution needs
+        the binder (runtime dims, post-op sources, nothing to run).
+
+        For a caller that checked its buffers against the declared
+        descriptors once (the array layer's prepared calls): it skips the
+        binder's checks, so it must not be handed anything else, and it runs
+        through :meth:`execute` while verbose prints execution lines."""
+        return self._pd._ready_plan()
 
     def _arg_map(self, args, more):
         """The ``{arg: memory}`` map of an ``execute`` call (a subclass may

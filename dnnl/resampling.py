@@ -37,7 +37,7 @@ from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are 
     backward_linear_ranges, backward_nearest_ranges, bwd_plan, fwd_plan, linear_coeffs,
     nearest_indices)
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
-from dnnl.engine import engine
+from dnnl._engine import engine
 from dnnl._registry import register_primitive
 from dnnl.primitive import _UNBUILT, INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
@@ -363,6 +363,10 @@ class resampling_forward(primitive):
                 return None
             return fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
 
+        def _ready_plan(self):
+            # run(src, dst); binary post-ops' sources need _execute
+            return None if self._binary else self._plan()
+
         def _execute(self, mems):
             if self._noop:
                 return None
@@ -466,6 +470,9 @@ class resampling_backward(primitive):
             if self._noop:
                 return None
             return bwd_plan(self._alg, self._ds_md, self._dd_md)
+
+        def _ready_plan(self):
+            return self._plan()     # run(diff_dst, diff_src)
 
         def _execute(self, mems):
             if self._noop:

@@ -6,8 +6,8 @@ import numpy.typing as npt
 from dnnl._desc import desc
 from dnnl._enums import algorithm, data_type, prop_kind
 from dnnl.attr import primitive_attr
-from dnnl.engine import engine, stream
-from dnnl.memory import memory
+from dnnl._engine import engine, stream
+from dnnl._memory import memory
 from dnnl.primitive import primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]

@@ -28,7 +28,7 @@ from dnnl.testing import reorder as TR
 dt = data_type
 REC = _dtypes.RECORDS
 KERNELS = os.path.join(os.path.dirname(os.path.abspath(dnnl.__file__)), "_kernels")
-REORDER = sys.modules["dnnl.reorder"]          # the module, not the class
+REORDER = sys.modules["dnnl._reorder"]          # the module, not the class
 RESAMPLING = sys.modules["dnnl.resampling"]
 ids = [r.name for r in REC]
 

@@ -20,7 +20,7 @@ from dnnl._enums import primitive_kind, query
 from dnnl._error import invalid
 from dnnl._registry import record_of, register_primitive, unregister_primitive
 from dnnl._settings import settings
-from dnnl.memory import span_bytes
+from dnnl._memory import span_bytes
 from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)

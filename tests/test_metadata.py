@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings, strategies as st
 import dnnl
 from dnnl import _dtypes
 from dnnl._kernels import offsets as O
-from dnnl.memory import span_bytes
+from dnnl._memory import span_bytes
 
 desc = dnnl.memory.desc
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)

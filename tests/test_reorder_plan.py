@@ -188,6 +188,6 @@ def test_kernel_index_spaces_follow_the_plan():
     assert tuple(name.strip() for _, name in members) == reorder_plan.SPACES
     assert int(re.search(r"^DEF NK = (\d+)", text, re.M).group(1)) == len(reorder_plan.SPACES)
     # the module, not the class dnnl.reorder that hides it
-    reorder_mod = importlib.import_module("dnnl.reorder")
+    reorder_mod = importlib.import_module("dnnl._reorder")
     assert reorder_mod.QUANT_NAMES == reorder_plan.SPACES[reorder_plan.TENSORS:]
     assert len(reorder_mod.QUANT_ARGS) == len(reorder_mod.QUANT_DTYPES) == 4

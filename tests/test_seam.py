@@ -241,9 +241,29 @@ def test_kernel_side_imports_only_low_level_modules():
 def test_verbose_is_a_leaf():
     graph = _import_graph()
     below = _reachable(graph, "dnnl.verbose")
-    assert not below & {"dnnl.primitive", "dnnl.reorder", "dnnl.resampling", "dnnl.memory",
+    assert not below & {"dnnl.primitive", "dnnl._reorder", "dnnl.resampling", "dnnl._memory",
                         "dnnl.attr", "dnnl.capi"}, below
     assert not [m for m in below if m.startswith("dnnl._kernels")], below
+
+
+def test_no_public_name_hides_a_module():
+    """``import dnnl.X as m`` gives the module X, never a class of the same
+    name: the classes dnnl.memory, dnnl.engine and dnnl.reorder live in
+    _memory.py, _engine.py and _reorder.py."""
+    import importlib
+    import pkgutil
+    import types
+    hidden = []
+    for info in pkgutil.iter_modules(dnnl.__path__):
+        attr = getattr(dnnl, info.name, None)
+        if attr is not None and not isinstance(attr, types.ModuleType):
+            hidden.append(info.name)
+        elif not info.name.startswith("_"):
+            assert importlib.import_module("dnnl." + info.name) is sys.modules[
+                "dnnl." + info.name]
+    assert hidden == []
+    for name in ("memory", "engine", "reorder"):     # the classes themselves
+        assert isinstance(getattr(dnnl, name), type)
 
 
 @pytest.mark.parametrize("mod", sorted(_module(rel) for rel, _ in _sources((".py",))
@@ -344,7 +364,7 @@ def test_descriptors_declare_every_argument():
 
 
 def test_create_turns_only_dnnl_errors_into_an_empty_descriptor(monkeypatch):
-    R = sys.modules["dnnl.reorder"]
+    R = sys.modules["dnnl._reorder"]
     src, dst = _reorder_pair()
     bad = dnnl.memory(dnnl.memory.desc([1, 16, 7, 8], "f32", "nchw"), ENG)
     assert not dnnl.reorder.primitive_desc(src, bad, allow_empty=True)

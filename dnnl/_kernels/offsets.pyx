@@ -489,3 +489,13 @@ def data_address(cnp.ndarray a):
     """The address of ``a``'s first element: ``a.ctypes.data`` without making
     a ctypes object (a tenth of its cost, which small calls feel)."""
     return <size_t>cnp.PyArray_DATA(a)
+
+
+def aligned_bytes(Py_ssize_t nbytes, Py_ssize_t alignment):
+    """A new uint8 array of ``nbytes`` whose first byte sits on a multiple
+    of ``alignment`` (a power of two), cut from a slightly larger one; numpy
+    raises MemoryError or ValueError when it cannot allocate."""
+    cdef cnp.npy_intp n = nbytes + alignment
+    cdef cnp.ndarray raw = cnp.PyArray_EMPTY(1, &n, cnp.NPY_UINT8, 0)
+    cdef Py_ssize_t shift = (-<Py_ssize_t>cnp.PyArray_DATA(raw)) & (alignment - 1)
+    return raw[shift:shift + nbytes]

@@ -24,7 +24,7 @@ from dnnl._kernels import offsets as _offsets
 
 #: The index spaces of a plan, in the order of its ``tables`` and ``origins``:
 #: the two tensors, then the attribute values, in the order of ``build_plan``'s
-#: ``quant`` (dnnl/reorder.py) and of the kernel's K_SRC .. K_DZP enum
+#: ``quant`` (dnnl/_reorder.py) and of the kernel's K_SRC .. K_DZP enum
 #: (reorder.pyx.in; tests/test_reorder_plan.py checks it).
 SPACES = ("src", "dst", "src scales", "dst scales", "src zero points", "dst zero points")
 TENSORS = 2     # src and dst: their offsets come from their mds

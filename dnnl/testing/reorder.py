@@ -191,7 +191,7 @@ def make_md(spec, runtime=False):
 def buffer_bytes(md, spec=None):
     """Bytes a test buffer for ``md`` needs (layout, offset0 included; the
     parent's size too for a sub-memory ``spec``)."""
-    from dnnl.memory import span_bytes
+    from dnnl._memory import span_bytes
     n = max(span_bytes(md), md.get_size())
     if spec is not None and spec[0] == "sub":
         n = max(n, buffer_bytes(make_md(spec[1]), spec[1]))

@@ -52,7 +52,7 @@ class _Block:
 
 
 def tight_aligned_bytes(nbytes):
-    """``dnnl.memory._aligned_bytes`` with no slack after the buffer."""
+    """``dnnl._memory._aligned_bytes`` with no slack after the buffer."""
     from dnnl._enums import status
     from dnnl._error import error
     try:
@@ -65,10 +65,9 @@ def tight_aligned_bytes(nbytes):
 
 
 def install():
-    """Make ``dnnl.memory`` allocate with :func:`tight_aligned_bytes`."""
-    # the module, not ``dnnl.memory``: that name is the class
-    module = importlib.import_module("dnnl.memory")
-    assert hasattr(module, "_aligned_bytes"), "dnnl.memory no longer has _aligned_bytes"
+    """Make ``dnnl._memory`` allocate with :func:`tight_aligned_bytes`."""
+    module = importlib.import_module("dnnl._memory")
+    assert hasattr(module, "_aligned_bytes"), "dnnl._memory no longer has _aligned_bytes"
     module._aligned_bytes = tight_aligned_bytes
 
 

@@ -5,8 +5,8 @@ from typing_extensions import TypeAlias
 from dnnl._desc import desc
 from dnnl._enums import data_type, primitive_kind
 from dnnl.attr import primitive_attr
-from dnnl.engine import engine, stream
-from dnnl.memory import memory
+from dnnl._engine import engine, stream
+from dnnl._memory import memory
 from dnnl.primitive import primitive
 from dnnl.primitive import primitive_desc as _primitive_desc
 

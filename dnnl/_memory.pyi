@@ -10,7 +10,7 @@ from dnnl._desc import desc as _desc
 from dnnl._enums import data_type as _data_type
 from dnnl._enums import format_kind as _format_kind
 from dnnl._enums import format_tag as _format_tag
-from dnnl.engine import engine, stream
+from dnnl._engine import engine, stream
 
 class _SupportsDLPack(Protocol):
     def __dlpack__(self, *, stream: Any = ...) -> Any: ...
@@ -26,7 +26,7 @@ DNNL_MEMORY_ALLOCATE: int
 
 def span_bytes(md: _desc) -> int: ...
 def memory_over(md: _desc, aengine: engine, nbytes: int, a: np.ndarray) -> memory: ...
-def memory_allocated(md: _desc, aengine: engine, nbytes: int) -> memory: ...
+def memory_allocated(md: _desc, aengine: engine, nbytes: int) -> tuple[memory, int]: ...
 
 class memory:
     desc: TypeAlias = _desc

@@ -16,7 +16,7 @@ from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels import offsets as _offsets
-from dnnl.engine import engine, stream
+from dnnl._engine import engine, stream
 
 DNNL_MEMORY_NONE = MACROS["DNNL_MEMORY_NONE"]
 DNNL_MEMORY_ALLOCATE = MACROS["DNNL_MEMORY_ALLOCATE"]
@@ -25,11 +25,9 @@ _ALIGNMENT = 64
 
 def _aligned_bytes(nbytes):
     try:
-        raw = np.empty(nbytes + _ALIGNMENT, dtype=np.uint8)
+        return _offsets.aligned_bytes(nbytes, _ALIGNMENT)
     except (MemoryError, ValueError):   # numpy: "array is too big"
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
-    shift = (-_offsets.data_address(raw)) % _ALIGNMENT
-    return raw[shift:shift + nbytes]
 
 
 def _address_of(handle):
@@ -152,14 +150,15 @@ _CHECKED = {}   # (md key, numpy dtype) whose memory over such an array was chec
 
 def memory_allocated(md, aengine, nbytes):
     """``memory(md, aengine)`` of a descriptor checked before (its buffer the
-    library's own, 64-byte aligned), without the checks."""
+    library's own, 64-byte aligned), without the checks: the memory and its
+    buffer's address."""
     m = memory.__new__(memory)
     m._md, m._engine, m._nbytes = md, aengine, nbytes
     data = _aligned_bytes(nbytes)
     m._data, m._handle_obj = data, DNNL_MEMORY_ALLOCATE
     m._readonly = False
-    m._address = _offsets.data_address(data)
-    return m
+    address = m._address = _offsets.data_address(data)
+    return m, address
 
 
 def _logical_values(arr, dt):

@@ -21,8 +21,8 @@ from dnnl._error import invalid, unimpl
 from dnnl._kernels.offsets import data_address
 from dnnl._kernels.reorder_plan import SPACES, TENSORS, build_plan
 from dnnl.attr import sum_entry
-from dnnl.engine import engine
-from dnnl.memory import _row_major, memory
+from dnnl._engine import engine
+from dnnl._memory import _row_major, memory
 from dnnl._registry import register_primitive
 from dnnl._settings import settings
 from dnnl.primitive import (_UNBUILT, ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT,
@@ -252,6 +252,13 @@ class reorder(primitive):
                 return None
             return build_plan(src_md, dst_md, self._quant, self._convert,
                               settings.generic_reorder_plans)
+
+        def _ready_plan(self):
+            # run(src, dst, then the QUANT_NAMES values' addresses); a sum
+            # post-op's beta and runtime dims need _execute
+            if self._runtime or self._attr.post_ops_.entries:
+                return None
+            return self._plan()
 
         def _execute(self, mems):
             src, dst = mems[0], mems[1]
