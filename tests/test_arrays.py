@@ -550,3 +550,86 @@ def test_every_array_function_from_eight_threads_at_once():
         for j, c, got in per_thread:
             assert got.dtype == want[j][c].dtype
             np.testing.assert_array_equal(got, want[j][c])
+
+
+def test_prepared_calls_still_print_verbose_lines():
+    # a prepared call runs the plan directly, except while verbose prints
+    # execution lines: then every call prints one, the first and the next
+    from dnnl import verbose
+    got = []
+    old_out, old_level = verbose.set_output(got.append), verbose.get_verbose()
+    try:
+        verbose.set_verbose(1)
+        x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+        q = dnnl.quantize(x, 0.5)
+        for call in (lambda: dnnl.convert(x, "acdb"), lambda: dnnl.quantize(x, 0.5),
+                     lambda: dnnl.dequantize(q, 0.5, 2), lambda: dnnl.resample(x, 3),
+                     lambda: dnnl.resample_backward(x, 2)):
+            for _ in range(2):
+                before = len([line for line in got if ",exec," in line])
+                call()
+                assert len([line for line in got if ",exec," in line]) == before + 1
+    finally:
+        verbose.set_verbose(old_level)
+        verbose.set_output(old_out)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scale_and_zero_point_as_numbers_or_arrays_agree(seed):
+    # per-tensor numbers go to the plan as numbers, anything else as arrays:
+    # the same values either way, and the numpy reference's
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal((2, 5, 3)) * 40).astype(np.float32)
+    scale = float(rng.uniform(0.01, 3))
+    zp = int(rng.integers(-20, 20))
+    for dtype in ("s8", "u8", "s32"):
+        got = dnnl.quantize(x, scale, zp, dtype=dtype)
+        np.testing.assert_array_equal(
+            got, dnnl.quantize(x, np.float32([scale]), np.int32([zp]), dtype=dtype))
+        np.testing.assert_array_equal(
+            got, dnnl.quantize(x, np.float32(scale), np.int64(zp), dtype=dtype))
+        info = np.iinfo(got.dtype)
+        want = np.clip(np.rint(x / np.float32(scale)) + zp, info.min, info.max)
+        np.testing.assert_array_equal(got, want.astype(got.dtype))
+        back = dnnl.dequantize(got, scale, zp)
+        np.testing.assert_array_equal(back, dnnl.dequantize(got, [scale], [zp]))
+        np.testing.assert_array_equal(
+            back, ((got.astype(np.int32) - zp).astype(np.float32) * np.float32(scale)))
+
+
+def test_numbers_outside_the_plan_types_take_the_array_route():
+    x = np.float32([[1.0, -2.5, 3.25]])
+    with pytest.raises(dnnl.error, match="int32"):
+        dnnl.quantize(x, 0.5, 2 ** 31)
+    with pytest.raises(dnnl.error, match="int32"):
+        dnnl.dequantize(np.int8([1, 2]), 0.5, -2 ** 31 - 1)
+    nan = dnnl.dequantize(np.int8([1, 2]), float("nan"))
+    assert np.isnan(nan).all()
+    huge = dnnl.quantize(x, 2.0 ** 100, dtype="s32")    # in f32's range: numbers
+    np.testing.assert_array_equal(huge, np.int32([[0, 0, 0]]))
+
+
+def test_ready_plan_only_where_addresses_suffice():
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    src = dnnl.memory.desc([1, 3, 4, 4], "f32", "nchw")
+    dst = dnnl.memory.desc([1, 3, 4, 4], "f32", "nhwc")
+    plain = dnnl.reorder(dnnl.reorder.primitive_desc(eng, src, eng, dst))
+    assert plain.ready_plan() is not None and plain.ready_plan().path in ("tile", "copy")
+    attr = dnnl.primitive_attr()
+    po = dnnl.post_ops()
+    po.append_sum(0.5)
+    attr.set_post_ops(po)
+    summed = dnnl.reorder(dnnl.reorder.primitive_desc(eng, src, eng, dst, attr))
+    assert summed.ready_plan() is None        # the sum's beta is execute's
+    big = dnnl.memory.desc([1, 3, 8, 8], "f32", "nchw")
+    rattr = dnnl.primitive_attr()
+    rpo = dnnl.post_ops()
+    rpo.append_binary(dnnl.algorithm.binary_add, dnnl.memory.desc([1, 3, 1, 1], "f32", "nchw"))
+    rattr.set_post_ops(rpo)
+    fwd = dnnl.resampling_forward.primitive_desc(
+        eng, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_linear, src, big)
+    assert dnnl.resampling_forward(fwd).ready_plan() is not None
+    with_src1 = dnnl.resampling_forward.primitive_desc(
+        eng, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_linear, src, big,
+        rattr)
+    assert dnnl.resampling_forward(with_src1).ready_plan() is None   # src1 is bound
