@@ -25,7 +25,7 @@ def _env_fpmath():
 
 
 class Settings:
-    """The switches; assigning one changes :meth:`cache_key`.
+    """The switches; assigning one changes :attr:`key` (:meth:`cache_key`).
 
     ``generic_reorder_plans``: reorders build the generic element-by-element
     plan (the one the fast plans are checked against).
@@ -42,7 +42,12 @@ class Settings:
                   "resampling_parallel_min": 1 << 14,
                   "default_fpmath_mode": None}  # None: not read from the environment yet
         object.__setattr__(self, "_values", values)
-        object.__setattr__(self, "_key", None)
+        self._rekey()
+
+    def _rekey(self):
+        # kept current rather than made on demand: a prepared array call
+        # reads it on every call (an attribute, not a method call)
+        object.__setattr__(self, "key", token(tuple(self._values.items())))
 
     def add_switch(self, name, default):
         """A new switch (a primitive kind's), at ``default``; an existing
@@ -50,7 +55,7 @@ class Settings:
         if not name.isidentifier() or name.startswith("_") or hasattr(Settings, name):
             raise ValueError("%r cannot name a switch" % (name,))
         self._values.setdefault(name, default)
-        object.__setattr__(self, "_key", None)
+        self._rekey()
 
     def names(self):
         """The switches' names."""
@@ -68,23 +73,22 @@ class Settings:
             raise AttributeError("no setting %r (settings: %s)"
                                  % (name, ", ".join(self._values)))
         self._values[name] = value
-        object.__setattr__(self, "_key", None)
+        self._rekey()
 
     def fpmath_default(self):
         """The default fpmath mode, read from the environment at the first call."""
         mode = self._values["default_fpmath_mode"]
         if mode is None:
             mode = self._values["default_fpmath_mode"] = _env_fpmath()
+            self._rekey()
         return mode
 
     def cache_key(self):
-        """A token of every switch's value (the same token for the same values)."""
-        key = self._key
-        if key is None:
-            self.fpmath_default()
-            key = token(tuple(self._values.items()))
-            object.__setattr__(self, "_key", key)
-        return key
+        """:attr:`key`: a token of every switch's value (the same token for
+        the same values; the fpmath mode not yet read from the environment
+        is a value of its own: this reads it first)."""
+        self.fpmath_default()
+        return self.key
 
     @contextlib.contextmanager
     def changed(self, **values):

@@ -321,7 +321,7 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     """
     if type(x) is np.ndarray:
         key = ("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
-               scales is None, zero_points is None, axis, type(axis), settings.cache_key())
+               scales is None, zero_points is None, axis, type(axis), settings.key)
         try:
             call = _prepared.get(key)
         except TypeError:       # an unhashable argument: the call is not kept
@@ -518,7 +518,7 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     name, rounds, data_type_of = op
     a = x if type(x) is np.ndarray else as_numpy(x)
     key = (name, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
-           zero_points is None, axis, type(axis), settings.cache_key())
+           zero_points is None, axis, type(axis), settings.key)
     try:
         call = _prepared.get(key)
     except TypeError:           # an unhashable argument: the call is not kept
@@ -642,7 +642,7 @@ def _resampling_call(what, x, mode, layout, prepare):
         parts = tuple(map(_plain_key, what[1:]))
         if None not in parts:
             key = (what[0], parts, x.shape, x.strides, x.dtype, mode, layout,
-                   settings.cache_key())
+                   settings.key)
             call = _prepared.get(key)
             if call is not None:
                 return call.run(x)
