@@ -617,35 +617,29 @@ class _AsF32:
         return self.call.run(a.astype(np.float32))
 
 
-_PLAIN = frozenset((int, float))
-
-
-def _plain_key(v):
-    """``v`` (sizes, factors) as a key, or None when it is not plain ints /
-    floats (then the call is checked and made again). The types are part of
-    it: a size 4.0 is refused where 4 is taken."""
+def _value_key(v):
+    """``v`` (sizes, factors) as part of a key: its values and their types,
+    since a size of 4.0 is refused where 4 is taken, and a factor True where
+    1 is (a list counts as the tuple of its items)."""
     t = type(v)
     if t is tuple or t is list:
-        types = tuple(map(type, v))
-        return (types, tuple(v)) if _PLAIN.issuperset(types) else None
-    if t is int or t is float or v is None:
-        return (t, v)
-    return None
+        return tuple(v), tuple(map(type, v))
+    return v, t
 
 
 def _resampling_call(what, x, mode, layout, prepare):
     """Run the resampling of ``x`` that ``prepare()`` makes (and checks) once
-    per definition: ``what`` (operation, sizes, factors), shape, strides, data
-    type, mode and layout."""
+    per definition: ``what`` (operation, then the sizes' and factors'
+    :func:`_value_key`), shape, strides, data type, mode and layout."""
     key = None
     if type(x) is np.ndarray and type(mode) is str and type(layout) is str:
-        parts = tuple(map(_plain_key, what[1:]))
-        if None not in parts:
-            key = (what[0], parts, x.shape, x.strides, x.dtype, mode, layout,
-                   settings.key)
+        key = (what, x.shape, x.strides, x.dtype, mode, layout, settings.key)
+        try:
             call = _prepared.get(key)
-            if call is not None:
-                return call.run(x)
+        except TypeError:       # an unhashable argument: the call is not kept
+            call = key = None
+        if call is not None:
+            return call.run(x)
     call, src, dst, out = prepare()     # checked; the first call runs on its memories
     if key is not None and x.flags.c_contiguous:
         # float64 input was rounded to f32 (the output's type): keep that step
@@ -785,7 +779,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
                                                src._md, dst._md)
         return (_PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out),
                 src, dst, out)
-    return _resampling_call(("resample", size, factors), x, mode, layout, prepare)
+    what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
+    return _resampling_call(what, x, mode, layout, prepare)
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
@@ -825,4 +820,5 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
         return (_PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
                                     dd, ds, out), dd, ds, out)
-    return _resampling_call(("resample_backward", size), diff_dst, mode, layout, prepare)
+    return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
+                            prepare)

@@ -215,6 +215,19 @@ def test_float_sizes_are_refused(size):
         dnnl.resample_backward(x, size)
 
 
+def test_float_sizes_are_refused_after_equal_integers():
+    # a prepared call's key holds the sizes' types: 4.0 == 4, yet one is refused
+    x = np.zeros((1, 1, 2, 2), np.float32)
+    for ints, floats in [((4, 8), (4.0, 8)), ([4, 8], [4, 8.0]), (4, 4.0), ((4, 1), (4, True))]:
+        dnnl.resample(x, ints)
+        dnnl.resample(x, ints)
+        with pytest.raises(dnnl.invalid_type, match="factors="):
+            dnnl.resample(x, floats)
+    dnnl.resample(x, factors=(1, 2))
+    with pytest.raises(dnnl.invalid_type, match="real number"):
+        dnnl.resample(x, factors=(True, 2))
+
+
 def test_integer_sizes_of_any_integer_type():
     x = np.zeros((1, 1, 2, 2), np.float32)
     assert dnnl.resample(x, (np.int64(3), np.uint8(5))).shape == (1, 1, 3, 5)
