@@ -437,18 +437,13 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     array([[ 1, 14],
            [ 3, 18]], dtype=uint8)
     """
-    if type(x) is not np.ndarray and _dask.is_dask(x):
-        return _dask.reorder(quantize, x, scale, zero_point, axis, dtype)
     return _reorder_to_numpy(_QUANTIZE, x, dtype, scale, zero_point, axis)
 
 
-def _quantize_type(a, dtype):
-    """Quantize's result data type for the array ``a`` (checks the call)."""
-    _check_input(a)
-    ddt = _dtypes.as_data_type(dtype)
+def _quantize_check(a, ddt):
+    """Refuse a quantization of the array ``a`` into ``ddt`` it cannot be."""
     if ddt not in _INTEGRAL:
         raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
-    return ddt
 
 
 def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
@@ -487,15 +482,11 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     array([[1., 2.],
            [3., 4.]], dtype=float32)
     """
-    if type(q) is not np.ndarray and _dask.is_dask(q):
-        return _dask.reorder(dequantize, q, scale, zero_point, axis, dtype)
     return _reorder_to_numpy(_DEQUANTIZE, q, dtype, scale, zero_point, axis)
 
 
-def _dequantize_type(a, dtype):
-    """Dequantize's result data type for the array ``a`` (checks the call)."""
-    _check_input(a)
-    ddt = _dtypes.as_data_type(dtype)
+def _dequantize_check(a, ddt):
+    """Refuse a dequantization of the array ``a`` into ``ddt`` it cannot be."""
     if ddt in _INTEGRAL:
         raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
     _no_f64_output(ddt, "dequantize")
@@ -503,21 +494,25 @@ def _dequantize_type(a, dtype):
         raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
                       "q.astype(np.int32) for integer codes, or quantize values "
                       "with dnnl.quantize" % a.dtype)
-    return ddt
 
 
-# (the keys' first item, whether float64 input is rounded to f32, the
-# function checking a call and giving its result's data type)
-_QUANTIZE = ("quantize", True, _quantize_type)
-_DEQUANTIZE = ("dequantize", False, _dequantize_type)
+# (the public function, whether float64 input is rounded to f32, the
+# function refusing what the operation cannot do)
+_QUANTIZE = (quantize, True, _quantize_check)
+_DEQUANTIZE = (dequantize, False, _dequantize_check)
 
 
 def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
     array: checked and prepared once per definition."""
-    name, rounds, data_type_of = op
-    a = x if type(x) is np.ndarray else as_numpy(x)
-    key = (name, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
+    function, rounds, check = op
+    if type(x) is np.ndarray:
+        a = x
+    elif _dask.is_dask(x):
+        return _dask.reorder(function, x, scales, zero_points, axis, dtype)
+    else:
+        a = as_numpy(x)
+    key = (function, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
            zero_points is None, axis, type(axis), settings.key)
     try:
         call = _prepared.get(key)
@@ -527,7 +522,10 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
         if rounds and _wide_float(a):   # rounded to f32, a copy: its call is kept
             return _reorder_to_numpy(op, a.astype(np.float32), dtype, scales, zero_points,
                                      axis)
-        out = _numpy_out(a.shape, data_type_of(a, dtype))
+        _check_input(a)
+        ddt = _dtypes.as_data_type(dtype)
+        check(a, ddt)
+        out = _numpy_out(a.shape, ddt)
         if key is None or not a.ndim or not a.flags.c_contiguous:    # not kept
             _run_reorder(from_array(a.reshape(a.shape or (1,))),
                          from_array(out.reshape(out.shape or (1,))), scales, zero_points,
