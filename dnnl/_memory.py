@@ -139,7 +139,7 @@ def memory_over(md, aengine, nbytes, a):
 
 def _set_over(m, md, aengine, nbytes, a):
     m._md, m._engine, m._nbytes = md, aengine, nbytes
-    m._data = a.ravel().view(np.uint8)
+    m._data = _offsets.byte_view(a)
     m._handle_obj = a
     m._readonly = not a.flags.writeable
     m._address = _offsets.data_address(a)

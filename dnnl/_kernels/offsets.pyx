@@ -499,3 +499,16 @@ def aligned_bytes(Py_ssize_t nbytes, Py_ssize_t alignment):
     cdef cnp.ndarray raw = cnp.PyArray_EMPTY(1, &n, cnp.NPY_UINT8, 0)
     cdef Py_ssize_t shift = (-<Py_ssize_t>cnp.PyArray_DATA(raw)) & (alignment - 1)
     return raw[shift:shift + nbytes]
+
+
+def byte_view(cnp.ndarray a):
+    """The bytes of the C-contiguous ``a`` as a 1-D uint8 array over its
+    buffer (``a.ravel().view(np.uint8)`` in one step), read-only when ``a``
+    is."""
+    cdef cnp.npy_intp n = cnp.PyArray_NBYTES(a)
+    cdef int flags = cnp.NPY_ARRAY_CARRAY if cnp.PyArray_ISWRITEABLE(a) \
+        else cnp.NPY_ARRAY_CARRAY_RO
+    cdef cnp.ndarray view = cnp.PyArray_New(np.ndarray, 1, &n, cnp.NPY_UINT8, NULL,
+                                            cnp.PyArray_DATA(a), 1, flags, None)
+    cnp.set_array_base(view, a)
+    return view
