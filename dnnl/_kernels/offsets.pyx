@@ -498,7 +498,12 @@ def aligned_bytes(Py_ssize_t nbytes, Py_ssize_t alignment):
     cdef cnp.npy_intp n = nbytes + alignment
     cdef cnp.ndarray raw = cnp.PyArray_EMPTY(1, &n, cnp.NPY_UINT8, 0)
     cdef Py_ssize_t shift = (-<Py_ssize_t>cnp.PyArray_DATA(raw)) & (alignment - 1)
-    return raw[shift:shift + nbytes]
+    n = nbytes
+    cdef cnp.ndarray view = cnp.PyArray_New(np.ndarray, 1, &n, cnp.NPY_UINT8, NULL,
+                                            <char*>cnp.PyArray_DATA(raw) + shift, 1,
+                                            cnp.NPY_ARRAY_CARRAY, None)
+    cnp.set_array_base(view, raw)
+    return view
 
 
 def byte_view(cnp.ndarray a):
