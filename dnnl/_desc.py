@@ -42,6 +42,7 @@ def _ints(values, what):
 
 
 _MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from them
+_INTS = frozenset((int,))
 
 
 class desc:
@@ -76,7 +77,7 @@ class desc:
         tt, td = type(tag_or_strides), type(dims)
         key = None
         if cls is desc and (tt is str or tt is format_tag) and (td is list or td is tuple) \
-                and all([type(d) is int for d in dims]):
+                and _INTS.issuperset(map(type, dims)):
             key = (tuple(dims), dt, type(dt), tag_or_strides)
             try:
                 made = _MADE.get(key)
