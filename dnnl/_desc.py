@@ -88,9 +88,7 @@ class desc:
         md = object.__new__(cls)
         md._init(dims, dt, tag_or_strides)     # raises for a bad call
         if key is not None and md.ndims:
-            if len(_MADE) >= 1024:
-                _MADE.clear()
-            _MADE[key] = md
+            _keys.remember(_MADE, key, md, 1024)
         return md
 
     def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):

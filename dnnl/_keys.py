@@ -13,7 +13,15 @@ def token(value):
     """The token of ``value`` (hashable; TypeError otherwise)."""
     tok = _tokens.get(value)
     if tok is None:
-        if len(_tokens) >= _TOKENS_MAX:
-            _tokens.clear()
-        tok = _tokens.setdefault(value, object())
+        tok = remember(_tokens, value, object(), _TOKENS_MAX)
     return tok
+
+
+def remember(table, key, value, limit):
+    """``table[key] = value``, returned; a table that holds ``limit`` entries
+    forgets them all first. For the package's small memo tables: the next
+    lookups fill a cleared table again, which costs less than keeping an LRU
+    order on every hit."""
+    if len(table) >= limit:
+        table.clear()
+    return table.setdefault(key, value)

@@ -1,3 +1,6 @@
-from typing import Hashable
+from typing import Any, Hashable, TypeVar
+
+_V = TypeVar("_V")
 
 def token(value: Hashable) -> object: ...
+def remember(table: dict[Any, _V], key: Hashable, value: _V, limit: int) -> _V: ...

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from dnnl import _args, _dtypes, _interop
+from dnnl._keys import remember
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
@@ -105,10 +106,7 @@ def span_bytes(md):
     key = md.cache_key()
     n = _SPANS.get(key)
     if n is None:
-        n = _span_bytes(md)
-        if len(_SPANS) >= 4096:
-            _SPANS.clear()
-        _SPANS[key] = n
+        n = remember(_SPANS, key, _span_bytes(md), 4096)
     return n
 
 
@@ -221,9 +219,7 @@ class memory:
         self._nbytes = span_bytes(md)
         self._attach(handle)
         if fast and self._nbytes:
-            if len(_CHECKED) >= 4096:
-                _CHECKED.clear()
-            _CHECKED[key] = self._nbytes
+            remember(_CHECKED, key, self._nbytes, 4096)
 
     # -- the buffer -----------------------------------------------------------
     def _attach(self, handle):
@@ -464,10 +460,7 @@ class memory:
             made = _ARRAY_MDS.get(key)
             if made is None:
                 md = _interop.array_desc(x)
-                made = (md, span_bytes(md))
-                if len(_ARRAY_MDS) >= 256:
-                    _ARRAY_MDS.clear()
-                _ARRAY_MDS[key] = made
+                made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
             return memory_over(made[0], _interop._ENGINE, made[1], x)
         a = _interop.as_numpy(x)
         md = _interop.array_desc(a, tag)

@@ -34,6 +34,7 @@ from dnnl._enums import C, algorithm, data_type, prop_kind
 from dnnl._error import error, invalid, invalid_type, unimpl, wrong_type
 from dnnl._interop import _ENGINE, array_desc, byte_span, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
+from dnnl._keys import remember
 from dnnl._kernels.offsets import data_address as _address
 from dnnl._memory import memory, memory_allocated, memory_over, span_bytes
 from dnnl._reorder import QUANT_NAMES, reorder
@@ -103,10 +104,7 @@ def _prepared_call(key, prepare):
     """The prepared call of ``key``, made by ``prepare()`` at first use."""
     call = _prepared.get(key)
     if call is None:
-        call = prepare()
-        if len(_prepared) >= _PREPARED_MAX:
-            _prepared.clear()
-        _prepared[key] = call
+        call = remember(_prepared, key, prepare(), _PREPARED_MAX)
     return call
 
 
@@ -227,9 +225,7 @@ def _quant_memory(values):
     if entry is None:
         md = desc([values.size], data_type.f32 if values.dtype == np.float32
                   else data_type.s32, "a")
-        entry = _QUANT_MDS[k] = (md, span_bytes(md))
-        if len(_QUANT_MDS) > 256:
-            _QUANT_MDS.clear()
+        entry = remember(_QUANT_MDS, k, (md, span_bytes(md)), 256)
     return memory_over(entry[0], _ENGINE, entry[1], values)
 
 

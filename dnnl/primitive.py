@@ -18,6 +18,7 @@ from dnnl._desc import desc, equal
 from dnnl._enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._args import integer
 from dnnl._error import error, invalid, wrong_type
+from dnnl._keys import remember
 from dnnl.attr import primitive_attr
 from dnnl._engine import stream
 from dnnl._memory import memory, span_bytes
@@ -71,9 +72,7 @@ class plans:
             return plan
         plan = self._by_mds.get(mds, _UNBUILT)
         if plan is _UNBUILT:
-            if len(self._by_mds) >= self.LIMIT:
-                self._by_mds.clear()
-            plan = self._by_mds[mds] = build(mds)
+            plan = remember(self._by_mds, mds, build(mds), self.LIMIT)
         return plan
 
 
