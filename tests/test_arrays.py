@@ -633,3 +633,28 @@ def test_ready_plan_only_where_addresses_suffice():
         eng, dnnl.prop_kind.forward_inference, dnnl.algorithm.resampling_linear, src, big,
         rattr)
     assert dnnl.resampling_forward(with_src1).ready_plan() is None   # src1 is bound
+
+
+def test_memory_over_an_array_shares_its_bytes_and_its_writability():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    mem = dnnl.memory.from_array(x)
+    assert np.shares_memory(mem.array, x) and mem.array.flags.writeable
+    mem.array[0, 0, 0] = 7.0
+    assert x[0, 0, 0] == 7.0
+    x.flags.writeable = False
+    ro = dnnl.memory.from_array(x)
+    assert not ro.array.flags.writeable
+    with pytest.raises(dnnl.error, match="read-only"):     # never written into
+        dnnl.reorder(mem, ro).execute(dnnl.stream(dnnl.default_engine()), mem, ro)
+
+
+@pytest.mark.parametrize("shape", [(1,), (3, 5), (1, 16, 7, 7), (2, 17, 3, 4)])
+def test_new_results_are_64_byte_aligned(shape):
+    x = np.ones(shape, np.float32)
+    plain = "abcd"[:len(shape)]
+    for tag in (plain, "nChw16c" if len(shape) == 4 else plain):
+        for _ in range(2):          # the first call and the prepared one
+            m = dnnl.convert(x, tag)
+            assert m.get_data_handle() % 64 == 0
+            assert m.array.nbytes == m.get_desc().get_size()
+            np.testing.assert_array_equal(np.asarray(m), x)
