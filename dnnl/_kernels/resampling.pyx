@@ -67,6 +67,8 @@ cdef extern from "resampling_kernels.h":
                              float ww, float mw, int64_t n) noexcept nogil
     bint rs_nt_ok(const float* o, int64_t n) noexcept nogil
     void rs_sfence() noexcept nogil
+    int64_t rs_stream_upto(float* o, const float* a, int64_t i, int64_t upto,
+                           int64_t n) noexcept nogil
     uintptr_t rs_stream_copy(float* o, const float* a, int64_t n, uintptr_t pf,
                              uintptr_t pfend) noexcept nogil
     uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) noexcept nogil
@@ -309,6 +311,7 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh,
     cdef uintptr_t pf0, pf1
     cdef uint32_t bad = 0
     cdef bint staged = False
+    cdef int64_t done = 0
     if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != dnnl_f32
             or p.ddt != dnnl_f32 or p.po.n or p.k > 2):
         return False
@@ -346,8 +349,11 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh,
                 bad |= rs_bilerp_px(o, src + h0 + w0, src + h0 + w1, src + h1 + w0,
                                     src + h1 + w1, p.wl[1][oh], p.wr[1][oh],
                                     p.wl[2][ow], p.wr[2][ow], C)
-        if staged:
-            rs_stream_copy(dst + dbase, stage, p.stage, 0, 0)
+                if staged and (ow % 8 == 7 or ow == p.OW - 1):
+                    # what is staged so far, while the next pixels compute
+                    done = rs_stream_upto(dst + dbase, stage, done,
+                                          p.stage if ow == p.OW - 1 else (ow + 1) * C,
+                                          p.stage)
         if p.stream:
             rs_sfence()
     if p.nonfinite != NULL and bad & 0x80000000u:
