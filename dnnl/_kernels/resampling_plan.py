@@ -24,6 +24,9 @@ f32 = np.float32
 #: tabulated per index: plan memory and time stay small whatever the extent
 LAZY_W_MIN = 1 << 16
 LAZY_CHUNK = 4096
+#: the largest dense destination row staged in the scratch before it is
+#: streamed (FwdSpec.stage)
+STAGE_BYTES = 1 << 18
 F32 = int(data_type.f32)
 
 
@@ -448,11 +451,13 @@ def _fwd_paths(d):
     # read before they are overwritten (the reorders' rule); nearest groups
     # of dense channel rows build a row once and stream it to each
     big = (in_span[1] - in_span[0] + out_span[1] - out_span[0] + 2) * 4 >= STREAM_BYTES
-    groups = d.inner == 0 and not d.linear and d.row_groups is not None
+    # a staged row stays in L2 (per-thread scratch)
+    fits = 0 < d.OW * d.C * 4 <= STAGE_BYTES
+    groups = d.inner == 0 and not d.linear and d.row_groups is not None and fits
     d.stream = bool(big and (d.checks_outputs and d.k == 2 or groups))
     # a dense destination row, staged before it is streamed: always for the
     # groups, for linear rows when they are misaligned (new arrays often are)
-    d.stage = d.OW * d.C if d.stream and (groups or _dense_rows(d)) else 0
+    d.stage = d.OW * d.C if d.stream and fits and (groups or _dense_rows(d)) else 0
     # the span of a source row the nearest groups read (prefetched ahead)
     d.srow_bytes = (int(np.max(d.s0[2])) + d.C) * 4 if d.stream and groups else 0
 
