@@ -119,9 +119,11 @@ static inline uint32_t rs_bilerp_px_nt(float* __restrict o, const float* __restr
 }
 /* n floats from a (a staged row) to o, the 64-byte lines wholly inside o
    stored around the caches, the partial ones at its ends as usual: o need
-   not be aligned. Each line stored also prefetches one line of [pf, pfend)
-   into L2 (the next row's source, read while the stores drain; returns the
-   new cursor). The caller ends its item with rs_sfence. */
+   not be aligned. Every other line stored also prefetches one line of
+   [pf, pfend) into L2 (the next row's source, read while the stores drain;
+   returns the new cursor): spread thinner than one per line, the reads do
+   not crowd the stores of a second thread. The caller ends its item with
+   rs_sfence. */
 static inline uintptr_t rs_stream_copy(float* __restrict o, const float* __restrict a,
                                        int64_t n, uintptr_t pf, uintptr_t pfend) {
 #if defined(RS_NTW)
@@ -129,9 +131,10 @@ static inline uintptr_t rs_stream_copy(float* __restrict o, const float* __restr
         int64_t i = (int64_t)((64 - (uintptr_t)o % 64) % 64) / 4;
         if (i > n) i = n;
         memcpy(o, a, (size_t)i * 4);
+        unsigned k = 0;
         for (; i + 64 / 4 <= n; i += 64 / 4) {
             for (int j = 0; j < 16; j += RS_NTW) RS_STREAM(o + i + j, rs_ldnt(a + i + j));
-            if (pf < pfend) {
+            if (pf < pfend && (++k & 1) == 0) {
                 __builtin_prefetch((const void*)pf, 0, 2);
                 pf += 64;
             }
