@@ -304,6 +304,43 @@ def test_forward_linear_streamed_channel_rows(c):
         _same(d.to_numpy(), R.forward(x, outs, LINEAR))
 
 
+def _offset_mem(md, shift):
+    """A memory over a buffer ``shift`` floats past a 64-byte boundary (new
+    arrays often are), filled with garbage."""
+    n = dnnl.memory(md, ENG).nbytes // 4
+    raw = np.empty(n + 32, np.float32)
+    k = (-(raw.ctypes.data // 4)) % 16 + shift
+    buf = raw[k:k + n]
+    buf.view(np.uint8)[:] = 0x7B
+    return dnnl.memory(md, ENG, buf)
+
+
+@pytest.mark.parametrize("alg, ins, outs", [
+    (NEAREST, [256, 160], [512, 320]), (NEAREST, [256, 160], [520, 331]),
+    (LINEAR, [256, 160], [512, 320]),
+    (NEAREST, [40, 1200], [80, 2400]), (LINEAR, [40, 1200], [80, 2400])])
+def test_forward_streamed_staged_channel_rows(alg, ins, outs):
+    """Outputs too large for the caches over dense channel rows: nearest builds
+    each repeated row once in the scratch and streams it to every row of its
+    group (x2 by pixel pairs, or any factor); linear stages the rows it cannot
+    stream pixel by pixel (misaligned). Rows wider than STAGE_BYTES are not
+    staged. Any alignment of the destination: the bytes of the reference."""
+    rng = np.random.default_rng(700 + outs[1])
+    c = 32
+    x = _values(rng, [1, c] + ins, special=False)
+    smd = dnnl.memory.desc(list(x.shape), "f32", "nhwc")
+    dmd = dnnl.memory.desc([1, c] + outs, "f32", "nhwc")
+    pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
+                                           alg, smd, dmd)
+    assert pd._plan().streams == (alg == LINEAR or outs[1] * c * 4 <= RP.STAGE_BYTES)
+    want = R.forward(x, outs, alg)
+    for shift in (0, 1, 4, 13):
+        d = _offset_mem(dmd, shift)
+        resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: _mem(smd, x),
+                                                dnnl.DNNL_ARG_DST: d})
+        _same(d.to_numpy(), want)
+
+
 def test_kernels_only_copy_their_plans():
     """Fast paths are decided by the plan builders (resampling_plan.py,
     reorder_plan.py): the kernel sources use numpy only to hold the plan's

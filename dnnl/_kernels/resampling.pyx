@@ -67,6 +67,10 @@ cdef extern from "resampling_kernels.h":
                              float ww, float mw, int64_t n) noexcept nogil
     bint rs_nt_ok(const float* o, int64_t n) noexcept nogil
     void rs_sfence() noexcept nogil
+    int64_t rs_stream_upto(float* o, const float* a, int64_t i, int64_t upto,
+                           int64_t n) noexcept nogil
+    uintptr_t rs_stream_copy(float* o, const float* a, int64_t n, uintptr_t pf,
+                             uintptr_t pfend) noexcept nogil
     uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) noexcept nogil
     void rs_flag(int* f) noexcept nogil
     void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
@@ -168,7 +172,12 @@ cdef struct Fwd:
     int* nonfinite         # not NULL: the plain channel kernels set it when an
                            #   output is inf/NaN (FwdPlan.run)
     bint stream            # 2-D linear plain channel rows: aligned pixels stored
-                           #   around the caches (rs_bilerp_px_nt)
+                           #   around the caches (rs_bilerp_px_nt); nearest groups
+                           #   of channel rows: staged, then streamed
+    int64_t srow_bytes     # nearest groups, streamed: bytes of a source row to prefetch
+    int64_t stage          # > 0: a dense destination row has this many elements:
+                           #   rows are built in the scratch, then streamed
+                           #   (rs_stream_copy; linear: when misaligned)
     PostOps po
 
 
@@ -280,17 +289,29 @@ cdef inline void _store_row(uint8_t* base, int64_t off, const int64_t* tab, bint
 
 
 # ------------------------------------------------------ forward, channel runs
-cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept nogil:
+cdef inline float* _stage(const Fwd* p, float* scratch) noexcept nogil:
+    """The staging row of a thread's scratch (after its 10 L rows), aligned."""
+    return <float*>((<uintptr_t>(scratch + 10 * p.L) + 63) & ~(<uintptr_t>63))
+
+
+cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh,
+                       float* stage) noexcept nogil:
     """f32 to f32, one unit-stride channel run on both sides, no post-ops: one
     output row with the loops inline (the restrict-qualified C row kernels
     inline here and vectorise over channels). The linear kernels return
-    what tells whether they stored an inf/NaN, reported in ``nonfinite``."""
+    what tells whether they stored an inf/NaN, reported in ``nonfinite``.
+    Nearest with ``stage``: the (dense) row is built there, not stored.
+    Linear with a plan's ``stage`` and a misaligned row: built in ``stage``,
+    then streamed."""
     cdef int64_t ow, C, sbase, dbase, h0, h1, w0, w1
     cdef const float* src = <const float*>p.src
     cdef float* dst = <float*>p.dst
     cdef float* o
+    cdef float* orow
     cdef uintptr_t pf0, pf1
     cdef uint32_t bad = 0
+    cdef bint staged = False
+    cdef int64_t done = 0
     if (p.nruns != 1 or not p.run_sunit[0] or not p.run_dunit[0] or p.sdt != dnnl_f32
             or p.ddt != dnnl_f32 or p.po.n or p.k > 2):
         return False
@@ -299,8 +320,9 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     dbase = p.dN[n] + p.dC[p.run_c0[0]] + p.dS[0][od] + p.dS[1][oh]
     if not p.linear:
         sbase += p.s0[0][od] + p.s0[1][oh]
+        orow = stage if stage != NULL else dst + dbase
         for ow in range(p.OW):
-            rs_copy_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow], C)
+            rs_copy_px(orow + p.dS[2][ow], src + sbase + p.s0[2][ow], C)
     elif p.k == 1:
         for ow in range(p.OW):
             bad |= rs_lerp_px(dst + dbase + p.dS[2][ow], src + sbase + p.s0[2][ow],
@@ -310,13 +332,16 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
         h1 = sbase + p.s1[1][oh]
         pf0 = <uintptr_t>(src + h0 + p.s0[2][0]) + AHEAD
         pf1 = <uintptr_t>(src + h1 + p.s0[2][0]) + AHEAD
+        # a dense row whose pixels cannot be streamed one by one: staged
+        staged = p.stream and p.stage > 0 and not rs_nt_ok(dst + dbase, C)
+        orow = stage if staged else dst + dbase
         for ow in range(p.OW):
-            o = dst + dbase + p.dS[2][ow]
+            o = orow + p.dS[2][ow]
             w0 = p.s0[2][ow]
             w1 = p.s1[2][ow]
             pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + w1 + C) + AHEAD)
             pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + w1 + C) + AHEAD)
-            if p.stream and rs_nt_ok(o, C):
+            if p.stream and not staged and rs_nt_ok(o, C):
                 bad |= rs_bilerp_px_nt(o, src + h0 + w0, src + h0 + w1, src + h1 + w0,
                                        src + h1 + w1, p.wl[1][oh], p.wr[1][oh],
                                        p.wl[2][ow], p.wr[2][ow], C)
@@ -324,6 +349,11 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
                 bad |= rs_bilerp_px(o, src + h0 + w0, src + h0 + w1, src + h1 + w0,
                                     src + h1 + w1, p.wl[1][oh], p.wr[1][oh],
                                     p.wl[2][ow], p.wr[2][ow], C)
+                if staged and (ow % 8 == 7 or ow == p.OW - 1):
+                    # what is staged so far, while the next pixels compute
+                    done = rs_stream_upto(dst + dbase, stage, done,
+                                          p.stage if ow == p.OW - 1 else (ow + 1) * C,
+                                          p.stage)
         if p.stream:
             rs_sfence()
     if p.nonfinite != NULL and bad & 0x80000000u:
@@ -331,25 +361,46 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh) noexcept
     return True
 
 
-cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
+cdef void _fwd_c_group(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
     """Nearest: the rows of a group read the same source row, so they are equal:
-    build the first one, copy it to the others (dense destination rows)."""
+    build the first one, copy it to the others (dense destination rows); when
+    streamed, build it in the staging row and stream it to every row."""
     cdef int64_t rest = item
     cdef int64_t g = _axis(&rest, p.ngroups)
     cdef int64_t od = _axis(&rest, p.OD)
     cdef int64_t n = rest
     cdef int64_t oh, oh0 = p.grp[g], rest0 = oh0 + 1
     cdef uint8_t* first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
+    cdef const float* a = NULL
+    cdef float* stage
+    cdef uintptr_t pf = 0, pfend = 0
+    if p.cdup2:
+        a = ((<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od] + p.s0[1][oh0]
+             + p.s0[2][0])
+    if p.stream:
+        stage = _stage(p, scratch)
+        if p.cdup2:
+            rs_dupc(stage, NULL, a, p.cdup2, p.C, p.OW // 2)
+        else:
+            _fwd_c_plain(p, n, od, oh0, stage)
+        if g + 1 < p.ngroups:
+            # the next group's source row (the next item's, on this thread)
+            pf = <uintptr_t>((<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od]
+                             + p.s0[1][p.grp[g + 1]])
+            pfend = pf + <uintptr_t>p.srow_bytes
+        for oh in range(oh0, p.grp[g + 1]):
+            pf = rs_stream_copy(<float*>(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh]) * 4),
+                                stage, p.stage, pf, pfend)
+        rs_sfence()
+        return
     if p.cdup2:
         # each source pixel stored to the two columns of the first two rows
         rest0 = min(oh0 + 2, p.grp[g + 1])
         rs_dupc(<float*>first,
                 <float*>(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0 + 1]) * 4)
-                if rest0 == oh0 + 2 else NULL,
-                (<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od] + p.s0[1][oh0]
-                + p.s0[2][0], p.cdup2, p.C, p.OW // 2)
+                if rest0 == oh0 + 2 else NULL, a, p.cdup2, p.C, p.OW // 2)
     else:
-        _fwd_c_plain(p, n, od, oh0)
+        _fwd_c_plain(p, n, od, oh0, NULL)
     for oh in range(rest0, p.grp[g + 1]):
         memcpy(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh]) * 4, first,
                <size_t>p.row_bytes)
@@ -357,7 +408,7 @@ cdef void _fwd_c_group(const Fwd* p, int64_t item) noexcept nogil:
 
 cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil:
     if p.ngroups:
-        _fwd_c_group(p, item)
+        _fwd_c_group(p, item, scratch)
         return
     cdef int64_t rest = item
     cdef int64_t oh = _axis(&rest, p.OH)
@@ -375,7 +426,7 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     cdef bint direct
     cdef float* dptr
     cdef const float* sf = <const float*>p.src
-    if _fwd_c_plain(p, n, od, oh):
+    if _fwd_c_plain(p, n, od, oh, _stage(p, scratch) if p.stage and p.linear else NULL):
         return
     for ow in range(p.OW):
         for t in range(ntaps):
@@ -1094,6 +1145,8 @@ cdef class FwdPlan(_Tables):
         p.nonfinite = NULL
         self.checks_outputs = d.checks_outputs
         p.stream = d.stream
+        p.stage = d.stage
+        p.srow_bytes = d.srow_bytes
 
     @property
     def path(self):
@@ -1132,7 +1185,8 @@ cdef class FwdPlan(_Tables):
     def run(self, size_t src, size_t dst, list src1=None):
         cdef Fwd q = self.p
         cdef int e
-        cdef size_t nscr = <size_t>(2 + 8) * <size_t>max(q.L, 1) * 4
+        # 10 rows of L, then the staging row (aligned to 64 bytes)
+        cdef size_t nscr = (<size_t>(2 + 8) * <size_t>max(q.L, 1) + <size_t>q.stage + 16) * 4
         cdef int nonfinite = 0
         q.src = <const uint8_t*>src
         q.dst = <uint8_t*>dst

@@ -117,6 +117,60 @@ static inline uint32_t rs_bilerp_px_nt(float* __restrict o, const float* __restr
     return rs_bilerp_px(o, h0w0, h0w1, h1w0, h1w1, wh, mh, ww, mw, n);
 #endif
 }
+/* n floats from a (a staged row) to o, the 64-byte lines wholly inside o
+   stored around the caches, the partial ones at its ends as usual: o need
+   not be aligned. Every other line stored also prefetches one line of
+   [pf, pfend) into L2 (the next row's source, read while the stores drain;
+   returns the new cursor): spread thinner than one per line, the reads do
+   not crowd the stores of a second thread. The caller ends its item with
+   rs_sfence. */
+static inline uintptr_t rs_stream_copy(float* __restrict o, const float* __restrict a,
+                                       int64_t n, uintptr_t pf, uintptr_t pfend) {
+#if defined(RS_NTW)
+    if ((uintptr_t)o % 4 == 0) {
+        int64_t i = (int64_t)((64 - (uintptr_t)o % 64) % 64) / 4;
+        if (i > n) i = n;
+        memcpy(o, a, (size_t)i * 4);
+        unsigned k = 0;
+        for (; i + 64 / 4 <= n; i += 64 / 4) {
+            for (int j = 0; j < 16; j += RS_NTW) RS_STREAM(o + i + j, rs_ldnt(a + i + j));
+            if (pf < pfend && (++k & 1) == 0) {
+                __builtin_prefetch((const void*)pf, 0, 2);
+                pf += 64;
+            }
+        }
+        memcpy(o + i, a + i, (size_t)(n - i) * 4);
+        return pf;
+    }
+#endif
+    memcpy(o, a, (size_t)n * 4);
+    return pf;
+}
+/* The part of a staged row a (n floats, for o) computed so far, [i, upto):
+   the 64-byte lines of o wholly inside it stored around the caches, the head
+   before o's first line and, once upto == n, the tail as usual. Returns the
+   new i: called as the row is computed, so the stores drain meanwhile. */
+static inline int64_t rs_stream_upto(float* __restrict o, const float* __restrict a,
+                                     int64_t i, int64_t upto, int64_t n) {
+#if defined(RS_NTW)
+    if ((uintptr_t)o % 4 == 0) {
+        if (i == 0) {
+            i = (int64_t)((64 - (uintptr_t)o % 64) % 64) / 4;
+            if (i > n) i = n;
+            memcpy(o, a, (size_t)i * 4);
+        }
+        for (; i + 64 / 4 <= upto; i += 64 / 4)
+            for (int j = 0; j < 16; j += RS_NTW) RS_STREAM(o + i + j, rs_ldnt(a + i + j));
+        if (upto == n && i < n) {
+            memcpy(o + i, a + i, (size_t)(n - i) * 4);
+            i = n;
+        }
+        return i;
+    }
+#endif
+    if (upto > i) memcpy(o + i, a + i, (size_t)(upto - i) * 4);
+    return upto > i ? upto : i;
+}
 /* Sets the flag an item found an inf/NaN in (items run on several threads). */
 static inline void rs_flag(int* f) { __atomic_store_n(f, 1, __ATOMIC_RELAXED); }
 static void rs_lerp1(float* __restrict o, const float* __restrict a,

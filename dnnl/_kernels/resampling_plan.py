@@ -24,6 +24,9 @@ f32 = np.float32
 #: tabulated per index: plan memory and time stay small whatever the extent
 LAZY_W_MIN = 1 << 16
 LAZY_CHUNK = 4096
+#: the largest dense destination row staged in the scratch before it is
+#: streamed (FwdSpec.stage)
+STAGE_BYTES = 1 << 18
 F32 = int(data_type.f32)
 
 
@@ -214,11 +217,14 @@ class FwdSpec(PlanSpec):
     and ``x2_weights`` (linear x2 along W, else (0, 0) and None); ``halved``
     ``(h2a, h2b)`` (W halved, else (-1, -1)); ``row_groups`` (None, or the
     first output row of each group of rows copied whole, then OH),
-    ``row_bytes``, ``cdup2``; ``checks_outputs``; ``stream``."""
+    ``row_bytes``, ``cdup2``; ``checks_outputs``; ``stream``; ``stage``
+    (elements of a dense destination row built in the scratch, then
+    streamed; 0: none), ``srow_bytes`` (streamed nearest groups: the bytes
+    of a source row, prefetched a group ahead)."""
     __slots__ = ("OD", "OH", "ddt", "sN", "sC", "s0", "s1", "i0W", "i1W", "sWrow", "wl",
                  "wr", "post_ops", "lazy_sw", "IWspan", "wdup2", "x2_columns",
                  "x2_weights", "halved", "row_groups", "row_bytes", "cdup2",
-                 "checks_outputs", "stream")
+                 "checks_outputs", "stream", "stage", "srow_bytes")
 
 
 class BwdSpec(PlanSpec):
@@ -442,9 +448,28 @@ def _fwd_paths(d):
     out_span = _span([d.dN, d.dC] + list(d.dS))
     d.scan = _scan_mode(d.linear and d.k < 3, d.ddt == F32 and nopo, in_span, out_span)
     # both tensors too large to stay in cache: the output's lines are not
-    # read before they are overwritten (the reorders' rule)
-    d.stream = bool(d.checks_outputs and d.k == 2 and (
-        in_span[1] - in_span[0] + out_span[1] - out_span[0] + 2) * 4 >= STREAM_BYTES)
+    # read before they are overwritten (the reorders' rule); nearest groups
+    # of dense channel rows build a row once and stream it to each
+    big = (in_span[1] - in_span[0] + out_span[1] - out_span[0] + 2) * 4 >= STREAM_BYTES
+    # a staged row stays in L2 (per-thread scratch)
+    fits = 0 < d.OW * d.C * 4 <= STAGE_BYTES
+    groups = d.inner == 0 and not d.linear and d.row_groups is not None and fits
+    d.stream = bool(big and (d.checks_outputs and d.k == 2 or groups))
+    # a dense destination row, staged before it is streamed: always for the
+    # groups, for linear rows when they are misaligned (new arrays often are)
+    d.stage = d.OW * d.C if d.stream and fits and (groups or _dense_rows(d)) else 0
+    # the span of a source row the nearest groups read (prefetched ahead)
+    d.srow_bytes = (int(np.max(d.s0[2])) + d.C) * 4 if d.stream and groups else 0
+
+
+def _dense_rows(d):
+    """Whether each destination row (n, od, oh) is one dense run of all
+    channels of all OW pixels."""
+    runs = d.runs
+    dS2 = np.asarray(d.dS[2], dtype=np.int64)
+    return bool(len(runs[0]) == 1 and int(runs[1][0]) == d.C and runs[3][0]
+                and int(d.dC[0]) == 0 and dS2[0] == 0
+                and np.array_equal(dS2, np.arange(d.OW) * d.C))
 
 
 def _x2_columns(d):
