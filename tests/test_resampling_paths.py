@@ -285,8 +285,9 @@ def test_forward_linear_plain_channel_rows_check_outputs(c):
 def test_forward_linear_streamed_channel_rows(c):
     """2-D linear over plain f32 channel rows whose tensors outgrow the caches
     (src + dst >= 16 MiB): aligned pixels are stored around the caches (with
-    24 channels every other pixel is misaligned and stored as usual); the
-    bytes of the reference, inf/NaN included."""
+    24 channels every other pixel is misaligned and stored as usual), each
+    destination page touched ahead of the stores; the bytes of the reference,
+    inf/NaN included."""
     rng = np.random.default_rng(600 + c)
     ins, outs = [256, 160], [520, 331]
     x = _values(rng, [1, c] + ins, special=True)
@@ -295,6 +296,7 @@ def test_forward_linear_streamed_channel_rows(c):
     pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference,
                                            LINEAR, smd, dmd)
     assert pd._plan().streams and pd._plan().checks_outputs
+    assert pd._plan().dpage_ahead == RP.DPAGE_AHEAD > 0
     for special in (True, False):
         if not special:
             x = _values(rng, [1, c] + ins, special=False)

@@ -72,6 +72,7 @@ cdef extern from "resampling_kernels.h":
     uintptr_t rs_stream_copy(float* o, const float* a, int64_t n, uintptr_t pf,
                              uintptr_t pfend) noexcept nogil
     uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) noexcept nogil
+    uintptr_t rs_touch_pages(uintptr_t cursor, uintptr_t end) noexcept nogil
     void rs_flag(int* f) noexcept nogil
     void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
                   int64_t n) noexcept nogil
@@ -175,6 +176,8 @@ cdef struct Fwd:
                            #   around the caches (rs_bilerp_px_nt); nearest groups
                            #   of channel rows: staged, then streamed
     int64_t srow_bytes     # nearest groups, streamed: bytes of a source row to prefetch
+    int64_t dpage_ahead    # linear, streamed: how far ahead of its stores a row
+                           #   touches one line of each destination page (0: not)
     int64_t stage          # > 0: a dense destination row has this many elements:
                            #   rows are built in the scratch, then streamed
                            #   (rs_stream_copy; linear: when misaligned)
@@ -308,7 +311,7 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh,
     cdef float* dst = <float*>p.dst
     cdef float* o
     cdef float* orow
-    cdef uintptr_t pf0, pf1
+    cdef uintptr_t pf0, pf1, dpf = 0
     cdef uint32_t bad = 0
     cdef bint staged = False
     cdef int64_t done = 0
@@ -335,10 +338,15 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh,
         # a dense row whose pixels cannot be streamed one by one: staged
         staged = p.stream and p.stage > 0 and not rs_nt_ok(dst + dbase, C)
         orow = stage if staged else dst + dbase
+        if p.dpage_ahead:
+            dpf = (<uintptr_t>(dst + dbase) + <uintptr_t>p.dpage_ahead) & ~(<uintptr_t>4095)
         for ow in range(p.OW):
             o = orow + p.dS[2][ow]
             w0 = p.s0[2][ow]
             w1 = p.s1[2][ow]
+            if p.dpage_ahead:
+                dpf = rs_touch_pages(dpf, <uintptr_t>(dst + dbase + p.dS[2][ow] + C)
+                                     + <uintptr_t>p.dpage_ahead)
             pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + w1 + C) + AHEAD)
             pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + w1 + C) + AHEAD)
             if p.stream and not staged and rs_nt_ok(o, C):
@@ -1147,6 +1155,7 @@ cdef class FwdPlan(_Tables):
         p.stream = d.stream
         p.stage = d.stage
         p.srow_bytes = d.srow_bytes
+        p.dpage_ahead = d.dpage_ahead
 
     @property
     def path(self):
@@ -1164,6 +1173,12 @@ cdef class FwdPlan(_Tables):
     def streams(self):
         """Whether aligned output pixels are stored around the caches."""
         return self.p.stream
+
+    @property
+    def dpage_ahead(self):
+        """How far (bytes) ahead of its streamed stores a linear row prefetches
+        one line of each destination page (0: not)."""
+        return self.p.dpage_ahead
 
     @property
     def row_groups(self):

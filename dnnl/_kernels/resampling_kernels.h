@@ -49,6 +49,14 @@ static inline uint32_t rs_bilerp_px(float* __restrict o, const float* __restrict
     }
     return acc;
 }
+/* One line of each 4 KiB page of [cursor, end) prefetched (cursor on a page
+   start; a hint: never faults): a streamed destination's pages translated
+   ahead of its non-temporal stores (over 4 KiB pages the stores are slow;
+   this recovers part of it). Returns the new cursor. */
+static inline uintptr_t rs_touch_pages(uintptr_t cursor, uintptr_t end) {
+    for (; cursor < end; cursor += 4096) __builtin_prefetch((const void*)cursor, 0, 0);
+    return cursor;
+}
 /* Software prefetch of a row read left to right: the lines of the addresses
    [cursor, end) (a hint: never faults), each once; returns the new cursor.
    The hardware prefetchers alone leave DRAM bandwidth unused. */
