@@ -152,13 +152,13 @@ class _PreparedReorder:
             plan.run_values(_address(a), address, self.dst_side, scales, zero_points)
         else:
             addresses = [0, 0, 0, 0]
-            values = self._values(scales, zero_points)     # alive while the plan runs
+            values = self._quant_arrays(scales, zero_points)     # alive while the plan runs
             for _, pos, v in values:
                 addresses[pos] = _address(v)
             plan.run(_address(a), address, *addresses)
         return dst
 
-    def _values(self, scales, zero_points):
+    def _quant_arrays(self, scales, zero_points):
         """``[(execution argument, position in the plan's run, array)]`` of
         the scales and zero points given."""
         return [(arg, pos, _values(v, self.dims, ax, np_dtype, what))
@@ -173,7 +173,7 @@ class _PreparedReorder:
             dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, out)
         args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a), _ARG_TO: dst}
         if self.quant is not None:
-            for arg, _, v in self._values(scales, zero_points):
+            for arg, _, v in self._quant_arrays(scales, zero_points):
                 args[arg] = _quant_memory(v)
         self.prim.execute(self.stream, args)
         return dst

@@ -491,6 +491,15 @@ def data_address(cnp.ndarray a):
     return <size_t>cnp.PyArray_DATA(a)
 
 
+cdef cnp.ndarray _bytes_over(void* data, cnp.npy_intp nbytes, bint writeable, object owner):
+    """A 1-D uint8 array of ``nbytes`` at ``data``, keeping ``owner`` alive."""
+    cdef cnp.ndarray view = cnp.PyArray_New(
+        np.ndarray, 1, &nbytes, cnp.NPY_UINT8, NULL, data, 1,
+        cnp.NPY_ARRAY_CARRAY if writeable else cnp.NPY_ARRAY_CARRAY_RO, None)
+    cnp.set_array_base(view, owner)
+    return view
+
+
 def aligned_bytes(Py_ssize_t nbytes, Py_ssize_t alignment):
     """A new uint8 array of ``nbytes`` whose first byte sits on a multiple
     of ``alignment`` (a power of two), cut from a slightly larger one; numpy
@@ -498,22 +507,12 @@ def aligned_bytes(Py_ssize_t nbytes, Py_ssize_t alignment):
     cdef cnp.npy_intp n = nbytes + alignment
     cdef cnp.ndarray raw = cnp.PyArray_EMPTY(1, &n, cnp.NPY_UINT8, 0)
     cdef Py_ssize_t shift = (-<Py_ssize_t>cnp.PyArray_DATA(raw)) & (alignment - 1)
-    n = nbytes
-    cdef cnp.ndarray view = cnp.PyArray_New(np.ndarray, 1, &n, cnp.NPY_UINT8, NULL,
-                                            <char*>cnp.PyArray_DATA(raw) + shift, 1,
-                                            cnp.NPY_ARRAY_CARRAY, None)
-    cnp.set_array_base(view, raw)
-    return view
+    return _bytes_over(<char*>cnp.PyArray_DATA(raw) + shift, nbytes, True, raw)
 
 
 def byte_view(cnp.ndarray a):
     """The bytes of the C-contiguous ``a`` as a 1-D uint8 array over its
     buffer (``a.ravel().view(np.uint8)`` in one step), read-only when ``a``
     is."""
-    cdef cnp.npy_intp n = cnp.PyArray_NBYTES(a)
-    cdef int flags = cnp.NPY_ARRAY_CARRAY if cnp.PyArray_ISWRITEABLE(a) \
-        else cnp.NPY_ARRAY_CARRAY_RO
-    cdef cnp.ndarray view = cnp.PyArray_New(np.ndarray, 1, &n, cnp.NPY_UINT8, NULL,
-                                            cnp.PyArray_DATA(a), 1, flags, None)
-    cnp.set_array_base(view, a)
-    return view
+    return _bytes_over(cnp.PyArray_DATA(a), cnp.PyArray_NBYTES(a),
+                       cnp.PyArray_ISWRITEABLE(a), a)
