@@ -375,7 +375,10 @@ def strides_check(md, size_check=True):
             continue
         last = d
         if s < min_stride:
-            raise invalid("strides %s overlap" % _args.short(list(md.strides)))
+            raise invalid("strides %s: oneDNN needs each stride (smallest first) at least "
+                          "the one before it times that dim's size, here %d < %d (the "
+                          "check of dnnl_memory_desc_create_with_strides)"
+                          % (_args.short(list(md.strides)), s, min_stride))
         if sub_byte and s > 1 and s % 2:
             raise invalid("odd stride %d for a sub-byte data type" % s)
         if s * block_size * outer[d] > _INT64_MAX:

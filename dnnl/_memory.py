@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from dnnl import _args, _dtypes, _interop
+from dnnl import _args, _dtypes, _inputs, _interop
 from dnnl._keys import remember
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
@@ -86,6 +86,10 @@ def _check_element_type(dtype, md):
     else:
         ok = (_dtypes.numpy_dtype(code), _dtypes.numpy_dtype(code, raw=True))
     if dtype not in ok:
+        if not dtype.isnative and dtype.newbyteorder("=") in ok:
+            raise invalid("handle holds %s elements in the other byte order; oneDNN's %s "
+                          "is this machine's: pass x.astype(x.dtype.newbyteorder('=')) "
+                          "(a copy)" % (dtype, code.name))
         raise wrong_type("handle holds %s elements, not %s: pass an array of the "
                          "descriptor's data type or raw bytes (uint8)"
                          % (dtype, code.name))
@@ -127,7 +131,7 @@ _ARRAY_MDS = {}     # (shape, dtype) of a C-contiguous array -> (its md, span by
 
 def memory_over(md, aengine, nbytes, a):
     """A memory of ``md`` (``nbytes``: its :func:`span_bytes`) over the
-    C-contiguous numpy array ``a``, without the checks of ``memory(md,
+    numpy array ``a`` that ``md`` describes, without the checks of ``memory(md,
     aengine, a)``: for the array layer's prepared calls, which made those
     checks once for this descriptor, shape and dtype."""
     m = memory.__new__(memory)
@@ -137,7 +141,8 @@ def memory_over(md, aengine, nbytes, a):
 
 def _set_over(m, md, aengine, nbytes, a):
     m._md, m._engine, m._nbytes = md, aengine, nbytes
-    m._data = _offsets.byte_view(a)
+    # a strided view's bytes reach past its nbytes: its span, from the descriptor
+    m._data = _offsets.byte_view(a) if a.flags.c_contiguous else _interop.byte_span(a, nbytes)
     m._handle_obj = a
     m._readonly = not a.flags.writeable
     m._address = _offsets.data_address(a)
@@ -463,6 +468,7 @@ class memory:
                 made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
             return memory_over(made[0], _interop._ENGINE, made[1], x)
         a = _interop.as_numpy(x)
+        _inputs.refuse_for_memory(a)
         md = _interop.array_desc(a, tag)
         return memory(md, _interop._ENGINE,
                       _interop.byte_span(a, span_bytes(md) if a.size else 0))
