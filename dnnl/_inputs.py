@@ -69,10 +69,11 @@ def describable(shape, strides, itemsize):
     0 are skipped)."""
     walk = []
     for n, s in zip(shape, strides):
+        if n == 1 or s == 0:
+            continue
         if s < 0 or s % itemsize:
             return False
-        if n != 1 and s != 0:
-            walk.append((s, n))
+        walk.append((s, n))
     need = 0
     for s, n in sorted(walk):
         if s < need:

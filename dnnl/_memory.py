@@ -464,6 +464,7 @@ class memory:
             key = (x.shape, x.dtype)
             made = _ARRAY_MDS.get(key)
             if made is None:
+                _inputs.refuse_for_memory(x)
                 md = _interop.array_desc(x)
                 made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
             return memory_over(made[0], _interop._ENGINE, made[1], x)
