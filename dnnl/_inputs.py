@@ -17,16 +17,25 @@ import sys
 
 import numpy as np
 
+from dnnl._desc import overlaps
 from dnnl._error import invalid
 from dnnl._interop import as_numpy
 
 _INT32 = np.iinfo(np.int32)
 
 
-class Misaligned(Exception):
-    """Raised by a prepared call given data that is not aligned to its
-    element (a buffer sliced at an odd byte): the caller runs the call again
-    on an aligned copy."""
+def tensor_numpy(x):
+    """``x.numpy()`` for a torch tensor that has one (on the CPU, of a type
+    numpy has, outside autograd), else None: its cheapest numpy view. Only
+    ``type(x)`` is read first: ``isinstance`` would ask a tensor for its
+    ``__class__``, which costs torch's attribute lookup."""
+    torch = sys.modules.get("torch")
+    if torch is None or type(x) is not torch.Tensor:
+        return None
+    try:
+        return x.numpy()
+    except (TypeError, RuntimeError):    # bf16, autograd, a device: DLPack's turn
+        return None
 
 
 def array_of(x):
@@ -39,6 +48,9 @@ def array_of(x):
     int64, which no oneDNN primitive takes) become int32 when every value
     fits it.
     """
+    a = tensor_numpy(x)
+    if a is not None:
+        return a
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, (list, tuple, int, float, bool, np.generic)):
@@ -47,12 +59,6 @@ def array_of(x):
                 a.size == 0 or _INT32.min <= a.min() and a.max() <= _INT32.max):
             a = a.astype(np.int32)
         return a
-    torch = sys.modules.get("torch")
-    if torch is not None and type(x) is torch.Tensor:
-        try:
-            return x.numpy()        # a view; refused for bf16, autograd, devices...
-        except (TypeError, RuntimeError):
-            pass                    # ... which DLPack (or its refusal) handles
     return as_numpy(x)
 
 
@@ -100,29 +106,6 @@ def copy_dtype(a, wide_to_f32=False):
     if a.flags.c_contiguous or describable(a.shape, a.strides, dtype.itemsize):
         return None
     return want
-
-
-def overlaps(shape, strides, limit=1 << 22):
-    """Whether two indices of a view address the same element: exact (two
-    sorted address lists compared) up to ``limit`` elements; past it True
-    unless each stride clears the extent of the smaller ones, a sufficient
-    test."""
-    walk = sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1)
-    extent = 0
-    for s, n in walk:
-        if s <= extent:
-            break
-        extent += s * (n - 1)
-    else:
-        return False
-    count = int(np.prod(shape, dtype=np.int64))
-    if count > limit:
-        return True
-    addresses = np.zeros(1, np.int64)
-    for s, n in walk:
-        addresses = (addresses[:, None] + np.arange(n, dtype=np.int64) * s).reshape(-1)
-    addresses.sort()
-    return bool((addresses[1:] == addresses[:-1]).any())
 
 
 def refuse_for_memory(a):

@@ -32,8 +32,8 @@ from dnnl._desc import desc
 from dnnl._engine import stream
 from dnnl._enums import C, algorithm, data_type, prop_kind, status
 from dnnl._error import error, invalid, invalid_type, out_of_memory, unimpl, wrong_type
-from dnnl._inputs import array_of, copy_dtype
-from dnnl._interop import _ENGINE, array_desc, byte_span, default_engine, plain_tag
+from dnnl._inputs import array_of, copy_dtype, tensor_numpy
+from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._keys import remember
 from dnnl._kernels.offsets import data_address as _address
@@ -53,6 +53,19 @@ def as_numpy(x):
         _dtypes.require_ml_dtypes(x._md.data_type)    # else raw codes, not values
         return x.__array__()
     return _as_numpy(x)
+
+
+def _input(x):
+    """``x`` (not a numpy array) as the array an array function reads, or
+    None for a memory or a dask array, which each function takes its own
+    way. A torch tensor is asked first: it is the common case, and
+    ``isinstance`` costs it an attribute lookup."""
+    a = tensor_numpy(x)
+    if a is not None:
+        return a
+    if isinstance(x, memory) or _dask.is_dask(x):
+        return None
+    return array_of(x)
 
 
 def _check_input(a):
@@ -386,11 +399,12 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     array([  0,  24,  48], dtype=int8)
     """
     if type(x) is not np.ndarray:
-        if isinstance(x, memory):
-            return _convert_memory(x, tag, dtype, scales, zero_points, axis)
-        if _dask.is_dask(x):
+        a = _input(x)
+        if a is None:
+            if isinstance(x, memory):
+                return _convert_memory(x, tag, dtype, scales, zero_points, axis)
             return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
-        x = array_of(x)
+        x = a
     key = _call_key("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
                     scales is None, zero_points is None, axis, type(axis), settings.key)
     call = _prepared.get(key) if key is not None else None
@@ -447,9 +461,10 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     Parameters
     ----------
     x : array_like or dnnl.memory
-        f32, f16 or bf16 values, any layout; float64 (and longdouble) is
-        rounded to f32 first (a copy), exactly as ``x.astype(np.float32)``; a
-        memory gives its logical values.
+        f32, f16 or bf16 values: any array, view, byte order, torch tensor,
+        list or number (docs/arrays.md, "Arrays as you hold them"); float64
+        (and longdouble) is rounded to f32 first (a copy), exactly as
+        ``x.astype(np.float32)``; a memory gives its logical values.
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -462,7 +477,20 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array of ``x``'s shape.
+        A new C-contiguous array of ``x``'s shape, native byte order.
+
+    Raises
+    ------
+    dnnl.invalid_arguments
+        (also ``ValueError``) a non-integral ``dtype``; scales or zero
+        points of the wrong count or type, zero points not int32 integers;
+        ``axis`` out of range or given without scales and zero points; an
+        input that is not an array.
+    dnnl.unimplemented
+        (also ``NotImplementedError``) an input type no reorder takes
+        (int64: pass ``x.astype(np.int32)``).
+    dnnl.out_of_memory
+        (also ``MemoryError``) a result that cannot be allocated.
 
     Notes
     -----
@@ -503,7 +531,9 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     Parameters
     ----------
     q : array_like or dnnl.memory
-        s8, u8 or s32 values (a memory: its logical values).
+        s8, u8 or s32 values: any array, view, byte order, torch tensor,
+        list or number (Python integers become int32); a memory gives its
+        logical values.
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -511,13 +541,28 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     axis : int, optional
         The dim of per-channel quantization.
     dtype : data type, default "f32"
-        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes). No kernel writes
-        f64: ask for f32 and ``.astype(np.float64)`` the result.
+        ``"f32"``, ``"f16"``, ``"bf16"`` (with ml_dtypes) or ``"f64"``
+        (``np.float64``): no kernel writes f64, so that result is the f32
+        one widened, exactly.
 
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array of ``q``'s shape.
+        A new C-contiguous array of ``q``'s shape, native byte order.
+
+    Raises
+    ------
+    dnnl.invalid_arguments
+        (also ``ValueError``) floating-point input (it takes integer codes:
+        ``q.astype(np.int32)``, or :func:`quantize` the values); an integral
+        ``dtype``; scales or zero points of the wrong count or type; ``axis``
+        out of range or given without scales and zero points; an input that
+        is not an array.
+    dnnl.unimplemented
+        (also ``NotImplementedError``) an input type no reorder takes
+        (int64: pass ``q.astype(np.int32)``).
+    dnnl.out_of_memory
+        (also ``MemoryError``) a result that cannot be allocated.
 
     Examples
     --------
@@ -535,8 +580,7 @@ def _dequantize_check(a, ddt):
     """Refuse a dequantization of the array ``a`` into ``ddt`` it cannot be."""
     if ddt in _INTEGRAL:
         raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
-    _no_f64_output(ddt, "dequantize")
-    if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
+    if _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
         raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
                       "q.astype(np.int32) for integer codes, or quantize values "
                       "with dnnl.quantize" % a.dtype)
@@ -552,14 +596,11 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
     array: checked and prepared once per definition."""
     function, rounds, check = op
-    if type(x) is np.ndarray:
-        a = x
-    elif isinstance(x, memory):
-        a = as_numpy(x)
-    elif _dask.is_dask(x):
-        return _dask.reorder(function, x, scales, zero_points, axis, dtype)
-    else:
-        a = array_of(x)
+    a = x if type(x) is np.ndarray else _input(x)
+    if a is None:
+        if _dask.is_dask(x):
+            return _dask.reorder(function, x, scales, zero_points, axis, dtype)
+        a = as_numpy(x)         # a memory: its logical values
     key = _call_key(function, a.shape, a.strides, a.dtype, dtype, type(dtype),
                     scales is None, zero_points is None, axis, type(axis), settings.key)
     call = _prepared.get(key) if key is not None else None
@@ -676,12 +717,9 @@ def _resampling_call(what, x, mode, layout, prepare):
     once per definition, for an array ``a`` the kernels read: ``what``
     (operation, then the sizes' and factors' :func:`_value_key`), shape,
     strides, data type, mode and layout."""
-    if type(x) is np.ndarray:
-        a = x
-    elif isinstance(x, memory):
-        a = as_numpy(x)
-    else:
-        a = array_of(x)
+    a = x if type(x) is np.ndarray else _input(x)
+    if a is None:
+        a = as_numpy(x)         # a memory: its logical values (dask: the callers')
     key = _call_key(what, a.shape, a.strides, a.dtype, mode, type(mode), layout,
                     type(layout), settings.key)
     call = _prepared.get(key) if key is not None else None
@@ -792,7 +830,12 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         The output spatial size (one value for every spatial dim, or one per
         dim). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
-        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN.
+        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN;
+        the coordinates are then mapped by the sizes (``in / out``), not by
+        the factor. PyTorch's ``F.interpolate(x, scale_factor=f)`` maps by
+        ``1 / f`` unless ``recompute_scale_factor=True``: the two agree when
+        ``in * f`` is whole (``f = 2``); otherwise ours is
+        ``F.interpolate(x, scale_factor=f, recompute_scale_factor=True)``.
     mode : {"linear", "nearest"}
         ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
         PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
