@@ -54,7 +54,11 @@ def array_of(x):
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, (list, tuple, int, float, bool, np.generic)):
-        a = np.asarray(x)
+        try:
+            a = np.asarray(x)
+        except (ValueError, TypeError, OverflowError) as exc:  # ragged, mixed...
+            raise invalid("cannot make an array of this %s: %s"
+                          % (type(x).__name__, exc)) from None
         if a.dtype == np.int64 and not isinstance(x, np.generic) and (
                 a.size == 0 or _INT32.min <= a.min() and a.max() <= _INT32.max):
             a = a.astype(np.int32)

@@ -108,6 +108,7 @@ _INTEGRAL = _dtypes.INTEGRAL
 _prepared = {}          # call key -> prepared call (immutable, shared by threads)
 _PREPARED_MAX = 512     # then forget them all: the next calls prepare again
 _F32_MAX = float(np.finfo(np.float32).max)
+_INF = float("inf")
 
 
 def _prepared_call(key, prepare):
@@ -276,11 +277,15 @@ def _axis(axis, ndims):
 def _values(values, dims, ax, np_dtype, what):
     t = type(values)
     if ax is None and (t is float or t is int):     # the usual case, quickly
-        if np_dtype == np.float32:
+        if np_dtype == np.float32 and (-_F32_MAX <= values <= _F32_MAX or t is float and (
+                values != values or abs(values) == _INF)):     # NaN and inf are f32 too
             return np.array((values,), np.float32)
         if t is int and -2 ** 31 <= values < 2 ** 31:
             return np.array((values,), np.int32)
-    v = np.asarray(values)
+    try:
+        v = np.asarray(values)
+    except (ValueError, TypeError, OverflowError) as exc:    # a ragged list...
+        raise invalid("%s must be numbers: %s" % (what, exc)) from None
     if v.dtype.kind not in "biuf":
         raise invalid("%s must be numbers, not %s" % (what, v.dtype))
     v = v.reshape(-1)
@@ -295,7 +300,12 @@ def _values(values, dims, ax, np_dtype, what):
         if ((v < -2 ** 31) | (v > 2 ** 31 - 1)).any():
             raise invalid("%s must fit int32" % what)
         return v.astype(np.int64).astype(np.int32)
-    return v.astype(np.float32)
+    with np.errstate(over="ignore"):
+        f32 = v.astype(np.float32)
+    if (np.isinf(f32) & ~np.isinf(v)).any():
+        raise invalid("%s must be f32 numbers (oneDNN's scales are f32): %s overflows"
+                      % (what, short(v[np.isinf(f32) & ~np.isinf(v)][0])))
+    return f32
 
 
 _QUANT_MDS = {}     # (count, numpy type) -> the descriptor of a scales / zero points memory

@@ -313,3 +313,18 @@ def test_torch_views():
         want = dnnl.quantize(np.ascontiguousarray(b.float().numpy()).astype(ml_dtypes.bfloat16),
                              0.5)
         assert np.array_equal(dnnl.quantize(b, 0.5), want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dnnl.quantize([[1.0, 2.0], [3.0]], 0.5),             # ragged: numpy refuses
+    lambda: dnnl.dequantize([1, "a"], 0.5),
+    lambda: dnnl.quantize(np.float32([1, 2]), 2.0 ** 200),       # not an f32 scale
+    lambda: dnnl.quantize(np.float32([1, 2]), [2.0 ** 200, 1.0], axis=0),
+    lambda: dnnl.convert(np.float32([1, 2]), "a", "s8", scales=[[0.5], [1, 2]]),
+    lambda: dnnl.resample(np.zeros((1, 1, 2, 2), np.float32), (2 ** 40, 2 ** 40)),
+    lambda: dnnl.quantize("abc", 0.5),
+    lambda: dnnl.memory.from_array([1.0, 2.0]),
+])
+def test_no_numpy_or_python_exception_escapes(call):
+    with pytest.raises(dnnl.error):
+        call()
