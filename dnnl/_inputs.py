@@ -19,7 +19,7 @@ import numpy as np
 
 from dnnl._desc import overlaps
 from dnnl._error import invalid
-from dnnl._interop import as_numpy
+from dnnl._interop import as_numpy, plain_tag
 
 _INT32 = np.iinfo(np.int32)
 
@@ -90,6 +90,44 @@ def describable(shape, strides, itemsize):
             return False
         need = s * n
     return True
+
+
+def dense_copy(a, dtype):
+    """``a`` copied into a new dense array of ``dtype`` in ``a``'s axis order
+    (numpy's ``order="K"``: a transposed view stays transposed, so the copy
+    and the kernel after it both stream). A prepared call and its first
+    run make their copies here alike: the layout follows from the strides
+    alone."""
+    return np.array(a, dtype, order="K")
+
+
+def memory_order(a):
+    """The axes of ``a`` from outermost to innermost in memory when ``a`` is
+    dense in an order other than C's (a transpose, a channels-last tensor),
+    else None. Results follow it, as numpy's elementwise operations and
+    PyTorch's memory formats do."""
+    if a.ndim < 2 or a.size == 0 or a.flags.c_contiguous:
+        return None
+    item = a.itemsize
+    if any(s < 0 or s % item for n, s in zip(a.shape, a.strides) if n > 1):
+        return None
+    name = plain_tag(a.shape, [s // item if n > 1 else 0 for n, s in zip(a.shape, a.strides)])
+    if name is None:
+        return None
+    order = tuple(ord(ch) - ord("a") for ch in name)
+    return None if order == tuple(range(a.ndim)) else order
+
+
+def layout_of_result(shape, order):
+    """``(allocation shape, axes)``: a result of ``shape`` in memory order
+    ``order`` is ``np.empty(allocation shape).transpose(axes)`` (``axes``
+    None: C order)."""
+    if order is None:
+        return tuple(shape), None
+    axes = [0] * len(order)
+    for position, d in enumerate(order):
+        axes[d] = position
+    return tuple(shape[d] for d in order), tuple(axes)
 
 
 def copy_dtype(a, wide_to_f32=False):

@@ -32,7 +32,8 @@ from dnnl._desc import desc
 from dnnl._engine import stream
 from dnnl._enums import C, algorithm, data_type, prop_kind, status
 from dnnl._error import error, invalid, invalid_type, out_of_memory, unimpl, wrong_type
-from dnnl._inputs import array_of, copy_dtype, tensor_numpy
+from dnnl._inputs import (array_of, copy_dtype, dense_copy, layout_of_result,
+                          memory_order, tensor_numpy)
 from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._keys import remember
@@ -132,14 +133,17 @@ def _call_key(*parts):
     return parts
 
 
-def _empty(shape, dtype):
-    """A new result array; one too large is :class:`dnnl.out_of_memory`,
-    not numpy's ValueError or MemoryError."""
+def _empty(shape, dtype, axes=None):
+    """A new result array, ``np.empty(shape, dtype)`` seen through
+    ``transpose(axes)`` when ``axes`` is given (a result in its input's
+    memory order: :func:`dnnl._inputs.layout_of_result`). One too large is
+    :class:`dnnl.out_of_memory`, not numpy's ValueError or MemoryError."""
     try:
-        return np.empty(shape, dtype)
+        out = np.empty(shape, dtype)
     except (ValueError, MemoryError):
         raise out_of_memory(status.out_of_memory, "cannot allocate a result of shape %s "
                             "and type %s" % (short(list(shape)), np.dtype(dtype))) from None
+    return out if axes is None else out.transpose(axes)
 
 
 def aligned_copy(a):
@@ -163,9 +167,10 @@ def _address_aligned(a):
 
 
 class _CopyFirst:
-    """A prepared call whose input is copied first, once, into a C-contiguous
-    array of ``dtype`` (native order; f32 for float64 input): a foreign byte
-    order, an odd or negative stride, float64 rounded to f32."""
+    """A prepared call whose input is copied first, once, into a dense array
+    of ``dtype`` (native order; f32 for float64 input) in the input's axis
+    order (numpy's ``order="K"``): a foreign byte order, an odd or negative
+    stride, float64 rounded to f32."""
 
     __slots__ = ("call", "dtype")
 
@@ -173,7 +178,7 @@ class _CopyFirst:
         self.call, self.dtype = call, dtype
 
     def run(self, a, *rest):
-        return self.call.run(np.array(a, self.dtype, order="C"), *rest)
+        return self.call.run(dense_copy(a, self.dtype), *rest)
 
 
 class _Widened:
@@ -194,19 +199,22 @@ class _PreparedReorder:
     the descriptors of its memories and the result's shape and type."""
 
     __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
-                 "out_shape", "out_dtype", "quant", "dims", "per_tensor", "dst_side")
+                 "out_shape", "out_axes", "out_dtype", "quant", "dims", "per_tensor",
+                 "dst_side")
 
-    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None):
+    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None,
+                 out_axes=None):
         """``a``: an array of the call's definition the kernels read as it
         is, with at least one dim; ``dst_md`` the result's descriptor,
-        ``out_dtype`` its numpy type (None: the result is a memory) and
-        ``out_shape`` its shape (default ``a``'s)."""
+        ``out_dtype`` its numpy type (None: the result is a memory),
+        ``out_shape`` and ``out_axes`` how it is allocated (:func:`_empty`;
+        default ``a``'s shape, C order)."""
         src = from_array(a)
         self.src_md, self.src_nbytes = src._md, src._nbytes
         dims = self.dims = list(self.src_md.dims)
         self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
         self.out_shape = a.shape if out_shape is None else out_shape
-        self.out_dtype = out_dtype
+        self.out_axes, self.out_dtype = out_axes, out_dtype
         attr, self.quant = _quant_attr(dims, dst_md.data_type, scales, zero_points, axis)
         self.per_tensor = axis is None
         self.dst_side = dst_md.data_type in _INTEGRAL
@@ -223,7 +231,7 @@ class _PreparedReorder:
         if self.out_dtype is None:
             dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
         else:
-            dst = _empty(self.out_shape, self.out_dtype)
+            dst = _empty(self.out_shape, self.out_dtype, self.out_axes)
             address = _address(dst)
         if plan is None or _verbose.exec_on:
             self._execute(a, dst, scales, zero_points)
@@ -421,7 +429,7 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     if call is None:
         def prepare():
             copy = copy_dtype(x, wide_to_f32=True)
-            a = x if copy is None else np.array(x, copy, order="C")
+            a = x if copy is None else dense_copy(x, copy)
             _check_input(a)
             ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
             _no_f64_output(ddt, "convert")
@@ -447,7 +455,7 @@ def _convert_memory(src, tag, dtype, scales, zero_points, axis):
     return dst
 
 
-def _numpy_out(shape, dt):
+def _numpy_out(shape, dt, order=None):
     _dtypes.require_ml_dtypes(dt)
     try:
         npdt = _dtypes.numpy_dtype(dt)
@@ -457,7 +465,8 @@ def _numpy_out(shape, dt):
             dt in _dtypes.FLOATING and npdt.kind in "iu"):
         raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
                       "which returns a memory" % dt.name)
-    return np.empty(shape, npdt)
+    alloc, axes = layout_of_result(shape, order)
+    return _empty(alloc, npdt, axes)
 
 
 def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
@@ -487,7 +496,9 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array of ``x``'s shape, native byte order.
+        A new array of ``x``'s shape, native byte order, in ``x``'s memory
+        order when ``x`` is dense (a transpose, channels last), as numpy's
+        elementwise operations; else C-contiguous.
 
     Raises
     ------
@@ -558,7 +569,9 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array of ``q``'s shape, native byte order.
+        A new array of ``q``'s shape, native byte order, in ``q``'s memory
+        order when ``q`` is dense (a transpose, channels last), as numpy's
+        elementwise operations; else C-contiguous.
 
     Raises
     ------
@@ -617,17 +630,20 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     if call is None:
         def prepare():
             copy = copy_dtype(a, wide_to_f32=rounds)
-            r = a if copy is None else np.array(a, copy, order="C")
+            r = a if copy is None else dense_copy(a, copy)
             _check_input(r)
             ddt = _dtypes.as_data_type(dtype)
             wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
             if wide:
                 ddt = data_type.f32
             check(r, ddt)
-            out = _numpy_out(r.shape, ddt)
+            order = memory_order(r)         # the result follows a dense input's order
+            out = _numpy_out(r.shape, ddt, order)
             one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
-            call = _PreparedReorder(one, from_array(out.reshape(one.shape))._md, out.dtype,
-                                    scales, zero_points, axis, r.shape)
+            alloc, axes = layout_of_result(r.shape, order)
+            call = _PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
+                                                    else out)._md,
+                                    out.dtype, scales, zero_points, axis, alloc, axes)
             if copy is not None:
                 call = _CopyFirst(call, copy)
             return _Widened(call) if wide else call
@@ -673,20 +689,22 @@ class _PreparedResampling:
     the descriptors of its input and output and the output's shape and type."""
 
     __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "out_arg",
-                 "out_md", "out_nbytes", "out_shape", "out_dtype")
+                 "out_md", "out_nbytes", "out_shape", "out_axes", "out_dtype")
 
     def __init__(self, prim, in_arg, out_arg, src, dst, out):
         """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
-        ``out_arg``), ``dst`` over the numpy array ``out``."""
+        ``out_arg``), ``dst`` over the numpy array ``out``, whose memory
+        order the results keep."""
         self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
         self.in_arg, self.out_arg = in_arg, out_arg
         self.in_md, self.in_nbytes = src._md, src._nbytes
         self.out_md, self.out_nbytes = dst._md, dst._nbytes
-        self.out_shape, self.out_dtype = out.shape, out.dtype
+        self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
+        self.out_dtype = out.dtype
 
     def run(self, a):
         """Resample ``a`` (of this call's definition) into a new array."""
-        out = _empty(self.out_shape, self.out_dtype)
+        out = _empty(self.out_shape, self.out_dtype, self.out_axes)
         plan = self.plan
         a, src = _address_aligned(a)
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
@@ -736,7 +754,7 @@ def _resampling_call(what, x, mode, layout, prepare):
     if call is None:
         def make():
             copy = copy_dtype(a, wide_to_f32=True)
-            call = prepare(a if copy is None else np.array(a, copy, order="C"))
+            call = prepare(a if copy is None else dense_copy(a, copy))
             return call if copy is None else _CopyFirst(call, copy)
         call = _prepared_call(key, make)
     return call.run(a)
@@ -776,7 +794,8 @@ def _logical(a, last):
 def _new_output(a, last, spatial):
     n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
     shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
-    return _empty(shape, a.dtype)
+    alloc, axes = layout_of_result(shape, memory_order(a))     # ``a``'s memory order
+    return _empty(alloc, a.dtype, axes)
 
 
 def _one_image(a, last, count):
@@ -862,7 +881,10 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array in the same layout and data type as ``x``.
+        A new array in the same layout and data type as ``x``, in ``x``'s
+        memory order when ``x`` is dense (an NHWC buffer seen as NCHW, a torch
+        ``channels_last`` tensor: PyTorch keeps the memory format too), else
+        C-contiguous.
 
     Raises
     ------
@@ -925,9 +947,9 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     Returns
     -------
     numpy.ndarray
-        ``diff_src``: a new C-contiguous array of the input's shape, in
-        ``diff_dst``'s data type; every element the f32 sum of the weighted
-        gradients that reach it.
+        ``diff_src``: a new array of the input's shape, in ``diff_dst``'s
+        data type and memory order (as :func:`resample`); every element the
+        f32 sum of the weighted gradients that reach it.
 
     Examples
     --------

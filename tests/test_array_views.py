@@ -328,3 +328,25 @@ def test_torch_views():
 def test_no_numpy_or_python_exception_escapes(call):
     with pytest.raises(dnnl.error):
         call()
+
+
+def test_results_follow_a_dense_inputs_memory_order():
+    # as numpy's elementwise operations and PyTorch's memory formats do
+    rng = np.random.default_rng(3)
+    nhwc = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    x = nhwc.transpose(0, 3, 1, 2)                  # NCHW dims over NHWC memory
+    q = dnnl.quantize(x, 0.25)
+    assert q.strides == (5 * 6 * 16, 1, 6 * 16, 16)
+    assert np.array_equal(q, dnnl.quantize(np.ascontiguousarray(x), 0.25))
+    d = dnnl.dequantize(q, 0.25)
+    assert d.transpose(0, 2, 3, 1).flags.c_contiguous
+    r = dnnl.resample(x, (10, 12))
+    assert r.shape == (2, 16, 10, 12) and r.transpose(0, 2, 3, 1).flags.c_contiguous
+    assert np.array_equal(r, dnnl.resample(np.ascontiguousarray(x), (10, 12)))
+    g = dnnl.resample_backward(r, (5, 6))
+    assert g.transpose(0, 2, 3, 1).flags.c_contiguous
+    f = np.asfortranarray(rng.standard_normal((7, 9)).astype(np.float32))
+    assert dnnl.quantize(f, 0.5).flags.f_contiguous
+    # a view with gaps, and a copy-first input, give C order
+    assert dnnl.quantize(x[:, ::2], 0.25).flags.c_contiguous
+    assert dnnl.quantize(np.ascontiguousarray(x).astype(">f4"), 0.25).flags.c_contiguous
