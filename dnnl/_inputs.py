@@ -24,13 +24,37 @@ from dnnl._interop import as_numpy, plain_tag
 _INT32 = np.iinfo(np.int32)
 
 
+def _tensor_type():
+    torch = sys.modules.get("torch")     # never imported here: only asked if loaded
+    return None if torch is None else torch.Tensor
+
+
+def is_tensor(x):
+    """Whether ``x`` is a torch tensor (its type read, not ``isinstance``:
+    that would ask a tensor for its ``__class__``, a torch attribute
+    lookup)."""
+    return type(x) is _tensor_type()
+
+
+def tensor_meta(x):
+    """``(shape, strides in elements, torch dtype, address)`` of a CPU torch
+    tensor outside autograd, without a negative view, at an address aligned
+    to 8 bytes, read from torch alone (no numpy view is made: that costs
+    more than the rest of a small call); None for anything else."""
+    if type(x) is not _tensor_type() or not x.is_cpu or x.requires_grad or x.is_neg():
+        return None
+    address = x.data_ptr()
+    if address & 7:         # maybe not aligned to its element: numpy's view checks
+        return None
+    return x.shape, x.stride(), x.dtype, address
+
+
 def tensor_numpy(x):
     """``x.numpy()`` for a torch tensor that has one (on the CPU, of a type
     numpy has, outside autograd), else None: its cheapest numpy view. Only
     ``type(x)`` is read first: ``isinstance`` would ask a tensor for its
     ``__class__``, which costs torch's attribute lookup."""
-    torch = sys.modules.get("torch")
-    if torch is None or type(x) is not torch.Tensor:
+    if type(x) is not _tensor_type():
         return None
     try:
         return x.numpy()

@@ -32,8 +32,8 @@ from dnnl._desc import desc
 from dnnl._engine import stream
 from dnnl._enums import C, algorithm, data_type, prop_kind, status
 from dnnl._error import error, invalid, invalid_type, out_of_memory, unimpl, wrong_type
-from dnnl._inputs import (array_of, copy_dtype, dense_copy, layout_of_result,
-                          memory_order, tensor_numpy)
+from dnnl._inputs import (array_of, copy_dtype, dense_copy, is_tensor, layout_of_result,
+                          memory_order, tensor_meta)
 from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._keys import remember
@@ -56,17 +56,40 @@ def as_numpy(x):
     return _as_numpy(x)
 
 
-def _input(x):
-    """``x`` (not a numpy array) as the array an array function reads, or
-    None for a memory or a dask array, which each function takes its own
-    way. A torch tensor is asked first: it is the common case, and
-    ``isinstance`` costs it an attribute lookup."""
-    a = tensor_numpy(x)
-    if a is not None:
-        return a
-    if isinstance(x, memory) or _dask.is_dask(x):
-        return None
-    return array_of(x)
+# Heads the keys of torch tensors' calls: their shapes, strides (in elements)
+# and dtypes are torch's own, read without making a numpy view.
+_TENSOR = object()
+
+
+def _run_prepared(x, parts, wide, make, args):
+    """Run on ``x`` the prepared call defined by ``parts`` (the operation
+    and its options) and ``x``'s shape, strides and dtype.
+
+    At the first call of a definition, ``make(a)`` prepares it for an array
+    ``a`` the kernels read as it is: ``x`` itself, or its
+    :func:`dnnl._inputs.dense_copy` (float64 rounded to f32 with ``wide``),
+    which every later call then makes too (:class:`_CopyFirst`). A torch
+    tensor finds its call by torch's own shape, strides and dtype and runs
+    at its address; ``args`` follow the input in the run."""
+    tensor = tensor_meta(x) if type(x) is not np.ndarray else None
+    if tensor is not None:
+        tkey = _call_key(_TENSOR, tensor[0], tensor[1], tensor[2], settings.key, *parts)
+        call = _prepared.get(tkey) if tkey is not None else None
+        if call is not None:
+            return call.run_at(tensor[3], x, *args)
+    if type(x) is not np.ndarray:
+        x = array_of(x)
+    key = _call_key(x.shape, x.strides, x.dtype, settings.key, *parts)
+    call = _prepared.get(key) if key is not None else None
+    if call is None:
+        def prepare():
+            copy = copy_dtype(x, wide)
+            call = make(x if copy is None else dense_copy(x, copy))
+            return call if copy is None else _CopyFirst(call, copy)
+        call = _prepared_call(key, prepare)
+    if tensor is not None and tkey is not None and type(call) in _DIRECT:
+        remember(_prepared, tkey, call, _PREPARED_MAX)      # the tensor's next calls
+    return call.run(x, *args)
 
 
 def _check_input(a):
@@ -193,6 +216,9 @@ class _Widened:
     def run(self, *args):
         return self.call.run(*args).astype(np.float64)
 
+    def run_at(self, *args):
+        return self.call.run_at(*args).astype(np.float64)
+
 
 class _PreparedReorder:
     """One reorder of the array layer, made once: the primitive, its plan,
@@ -226,8 +252,13 @@ class _PreparedReorder:
     def run(self, a, scales, zero_points):
         """Reorder ``a`` into a new result: a numpy array when the call has
         an ``out_dtype``, else a memory."""
-        plan = self.plan
         a, src = _address_aligned(a)
+        return self.run_at(src, a, scales, zero_points)
+
+    def run_at(self, src, a, scales, zero_points):
+        """:meth:`run` of the input ``a`` (an array or a torch tensor of the
+        call's definition) at the element-aligned address ``src``."""
+        plan = self.plan
         if self.out_dtype is None:
             dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
         else:
@@ -263,6 +294,8 @@ class _PreparedReorder:
         """:meth:`run` through ``primitive.execute`` (verbose prints its line)."""
         if not isinstance(dst, memory):
             dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, dst)
+        if type(a) is not np.ndarray:
+            a = array_of(a)     # a tensor: its numpy view
         args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a),
                 _ARG_TO: dst}
         if self.quant is not None:
@@ -416,29 +449,21 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    if type(x) is not np.ndarray:
-        a = _input(x)
-        if a is None:
-            if isinstance(x, memory):
-                return _convert_memory(x, tag, dtype, scales, zero_points, axis)
+    if type(x) is not np.ndarray and not is_tensor(x):
+        if isinstance(x, memory):
+            return _convert_memory(x, tag, dtype, scales, zero_points, axis)
+        if _dask.is_dask(x):
             return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
-        x = a
-    key = _call_key("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
-                    scales is None, zero_points is None, axis, type(axis), settings.key)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def prepare():
-            copy = copy_dtype(x, wide_to_f32=True)
-            a = x if copy is None else dense_copy(x, copy)
-            _check_input(a)
-            ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
-            _no_f64_output(ddt, "convert")
-            md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None
-                      else ddt, tag)
-            call = _PreparedReorder(a, md, None, scales, zero_points, axis)
-            return call if copy is None else _CopyFirst(call, copy)
-        call = _prepared_call(key, prepare)
-    return call.run(x, scales, zero_points)
+
+    def make(a):
+        _check_input(a)
+        ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
+        _no_f64_output(ddt, "convert")
+        md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None else ddt, tag)
+        return _PreparedReorder(a, md, None, scales, zero_points, axis)
+    return _run_prepared(x, ("convert", tag, type(tag), dtype, type(dtype), scales is None,
+                             zero_points is None, axis, type(axis)),
+                         True, make, (scales, zero_points))
 
 
 def _convert_memory(src, tag, dtype, scales, zero_points, axis):
@@ -619,36 +644,30 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
     array: checked and prepared once per definition."""
     function, rounds, check = op
-    a = x if type(x) is np.ndarray else _input(x)
-    if a is None:
+    if type(x) is not np.ndarray and not is_tensor(x):
         if _dask.is_dask(x):
             return _dask.reorder(function, x, scales, zero_points, axis, dtype)
-        a = as_numpy(x)         # a memory: its logical values
-    key = _call_key(function, a.shape, a.strides, a.dtype, dtype, type(dtype),
-                    scales is None, zero_points is None, axis, type(axis), settings.key)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def prepare():
-            copy = copy_dtype(a, wide_to_f32=rounds)
-            r = a if copy is None else dense_copy(a, copy)
-            _check_input(r)
-            ddt = _dtypes.as_data_type(dtype)
-            wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
-            if wide:
-                ddt = data_type.f32
-            check(r, ddt)
-            order = memory_order(r)         # the result follows a dense input's order
-            out = _numpy_out(r.shape, ddt, order)
-            one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
-            alloc, axes = layout_of_result(r.shape, order)
-            call = _PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
-                                                    else out)._md,
-                                    out.dtype, scales, zero_points, axis, alloc, axes)
-            if copy is not None:
-                call = _CopyFirst(call, copy)
-            return _Widened(call) if wide else call
-        call = _prepared_call(key, prepare)
-    return call.run(a, scales, zero_points)
+        if isinstance(x, memory):
+            x = as_numpy(x)         # its logical values
+
+    def make(r):
+        _check_input(r)
+        ddt = _dtypes.as_data_type(dtype)
+        wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
+        if wide:
+            ddt = data_type.f32
+        check(r, ddt)
+        order = memory_order(r)         # the result follows a dense input's order
+        out = _numpy_out(r.shape, ddt, order)
+        one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
+        alloc, axes = layout_of_result(r.shape, order)
+        call = _PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
+                                                else out)._md,
+                                out.dtype, scales, zero_points, axis, alloc, axes)
+        return _Widened(call) if wide else call
+    return _run_prepared(x, (function, dtype, type(dtype), scales is None,
+                             zero_points is None, axis, type(axis)),
+                         rounds, make, (scales, zero_points))
 
 
 # ------------------------------------------------------------------ resampling
@@ -704,10 +723,17 @@ class _PreparedResampling:
 
     def run(self, a):
         """Resample ``a`` (of this call's definition) into a new array."""
+        a, src = _address_aligned(a)
+        return self.run_at(src, a)
+
+    def run_at(self, src, a):
+        """:meth:`run` of the input ``a`` (an array or a torch tensor of the
+        call's definition) at the element-aligned address ``src``."""
         out = _empty(self.out_shape, self.out_dtype, self.out_axes)
         plan = self.plan
-        a, src = _address_aligned(a)
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
+            if type(a) is not np.ndarray:
+                a = array_of(a)     # a tensor: its numpy view
             self.prim.execute(self.stream, {
                 self.in_arg: memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
                 self.out_arg: memory_over(self.out_md, _ENGINE, self.out_nbytes, out)})
@@ -729,6 +755,13 @@ class _Zeros:
     def run(self, a):
         return np.zeros(self.shape, self.dtype)
 
+    def run_at(self, address, a):
+        return self.run(a)
+
+
+# the calls that read their input where it is: a tensor's key may share them
+_DIRECT = (_PreparedReorder, _PreparedResampling, _Widened, _Zeros)
+
 
 def _value_key(v):
     """``v`` (sizes, factors) as part of a key: its values and their types,
@@ -745,19 +778,9 @@ def _resampling_call(what, x, mode, layout, prepare):
     once per definition, for an array ``a`` the kernels read: ``what``
     (operation, then the sizes' and factors' :func:`_value_key`), shape,
     strides, data type, mode and layout."""
-    a = x if type(x) is np.ndarray else _input(x)
-    if a is None:
-        a = as_numpy(x)         # a memory: its logical values (dask: the callers')
-    key = _call_key(what, a.shape, a.strides, a.dtype, mode, type(mode), layout,
-                    type(layout), settings.key)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def make():
-            copy = copy_dtype(a, wide_to_f32=True)
-            call = prepare(a if copy is None else dense_copy(a, copy))
-            return call if copy is None else _CopyFirst(call, copy)
-        call = _prepared_call(key, make)
-    return call.run(a)
+    if type(x) is not np.ndarray and not is_tensor(x) and isinstance(x, memory):
+        x = as_numpy(x)         # its logical values (dask: the callers')
+    return _run_prepared(x, (what, mode, type(mode), layout, type(layout)), True, prepare, ())
 
 
 def _check_empty(src_spatial, dst_spatial, backward):
