@@ -56,6 +56,8 @@ def tensor_numpy(x):
     ``__class__``, which costs torch's attribute lookup."""
     if type(x) is not _tensor_type():
         return None
+    if x.is_neg() or x.is_conj():   # lazy views whose bytes are not their values
+        x = x.resolve_neg().resolve_conj()
     try:
         return x.numpy()
     except (TypeError, RuntimeError):    # bf16, autograd, a device: DLPack's turn
