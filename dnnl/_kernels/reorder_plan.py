@@ -37,6 +37,9 @@ SHORT_RUN, LONG_RUN = 16, 256
 #: (glibc's memcpy makes the same choice). The reorder's fused runs and the
 #: resampling's plain channel rows (resampling_plan) follow it.
 STREAM_BYTES = 1 << 24
+#: ... and whose innermost runs store at least this many bytes each: the
+#: write-combining buffers flush a partly written line at every run's end
+STREAM_RUN_BYTES = 1 << 10
 #: a plan moving no more bytes keeps the GIL while it runs: releasing and
 #: taking it back costs about a tenth of a microsecond, more than moving a
 #: few kilobytes
@@ -218,9 +221,11 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
         loop.insert(0, [1, [0] * len(SPACES)])
     sizes = [size for size, _ in loop]
     esize = _element_bytes(src_md)
-    # the fused runs' rule (the kernel's _esz, for the pairs it fuses)
+    # the fused runs' rule (the kernel's _esz, for the pairs it fuses); a
+    # short run (a crop's rows) streamed would write partial cache lines
     stream = math.prod(sizes) * (_dtypes.size(src_md.data_type)
-                                 + _dtypes.size(dst_md.data_type)) >= STREAM_BYTES
+                                 + _dtypes.size(dst_md.data_type)) >= STREAM_BYTES \
+        and sizes[-1] * _dtypes.size(dst_md.data_type) >= STREAM_RUN_BYTES
     release = parallel or math.prod(sizes) * max(esize, 1) > HOLD_GIL_BYTES
     tables = [[entry[k] for _, entry in loop] if k in used else None
               for k in range(len(SPACES))]
