@@ -63,7 +63,10 @@ _TENSOR = object()
 
 def _run_prepared(x, parts, wide, make, args):
     """Run on ``x`` the prepared call defined by ``parts`` (the operation
-    and its options) and ``x``'s shape, strides and dtype.
+    and its options) and ``x``'s shape, strides and dtype: the key
+    ``(shape, strides, dtype, settings.key, parts)``, which the public
+    functions look up themselves first for a numpy array (one frame less
+    on the call users repeat most).
 
     At the first call of a definition, ``make(a)`` prepares it for an array
     ``a`` the kernels read as it is: ``x`` itself, or its
@@ -73,13 +76,13 @@ def _run_prepared(x, parts, wide, make, args):
     at its address; ``args`` follow the input in the run."""
     tensor = tensor_meta(x) if type(x) is not np.ndarray else None
     if tensor is not None:
-        tkey = _call_key(_TENSOR, tensor[0], tensor[1], tensor[2], settings.key, *parts)
+        tkey = _call_key(_TENSOR, tensor[0], tensor[1], tensor[2], settings.key, parts)
         call = _prepared.get(tkey) if tkey is not None else None
         if call is not None:
-            return call.run_at(tensor[3], x, *args)
+            return call.run(x, *args, src=tensor[3])
     if type(x) is not np.ndarray:
         x = array_of(x)
-    key = _call_key(x.shape, x.strides, x.dtype, settings.key, *parts)
+    key = _call_key(x.shape, x.strides, x.dtype, settings.key, parts)
     call = _prepared.get(key) if key is not None else None
     if call is None:
         def prepare():
@@ -164,9 +167,14 @@ def _empty(shape, dtype, axes=None):
     try:
         out = np.empty(shape, dtype)
     except (ValueError, MemoryError):
-        raise out_of_memory(status.out_of_memory, "cannot allocate a result of shape %s "
-                            "and type %s" % (short(list(shape)), np.dtype(dtype))) from None
+        raise _too_large(shape, dtype) from None
     return out if axes is None else out.transpose(axes)
+
+
+def _too_large(shape, dtype):
+    """The error of a result numpy cannot allocate."""
+    return out_of_memory(status.out_of_memory, "cannot allocate a result of shape %s and "
+                         "type %s" % (short(list(shape)), np.dtype(dtype)))
 
 
 def aligned_copy(a):
@@ -177,16 +185,6 @@ def aligned_copy(a):
     b = np.ndarray(a.shape, a.dtype, np.empty(span, np.uint8), 0, a.strides)
     b[...] = a
     return b
-
-
-def _address_aligned(a):
-    """``a`` and its data's address, ``a`` copied when that address is not a
-    multiple of its element size (the kernels read whole elements)."""
-    address = _address(a)
-    if address % a.itemsize:
-        a = aligned_copy(a)
-        address = _address(a)
-    return a, address
 
 
 class _CopyFirst:
@@ -213,20 +211,17 @@ class _Widened:
     def __init__(self, call):
         self.call = call
 
-    def run(self, *args):
-        return self.call.run(*args).astype(np.float64)
-
-    def run_at(self, *args):
-        return self.call.run_at(*args).astype(np.float64)
+    def run(self, *args, **address):
+        return self.call.run(*args, **address).astype(np.float64)
 
 
 class _PreparedReorder:
     """One reorder of the array layer, made once: the primitive, its plan,
     the descriptors of its memories and the result's shape and type."""
 
-    __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
-                 "out_shape", "out_axes", "out_dtype", "quant", "dims", "per_tensor",
-                 "dst_side")
+    __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "src_item", "dst_md",
+                 "dst_nbytes", "out_shape", "out_axes", "out_dtype", "quant", "dims",
+                 "per_tensor", "dst_side")
 
     def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None,
                  out_axes=None):
@@ -236,7 +231,7 @@ class _PreparedReorder:
         ``out_shape`` and ``out_axes`` how it is allocated (:func:`_empty`;
         default ``a``'s shape, C order)."""
         src = from_array(a)
-        self.src_md, self.src_nbytes = src._md, src._nbytes
+        self.src_md, self.src_nbytes, self.src_item = src._md, src._nbytes, a.itemsize
         dims = self.dims = list(self.src_md.dims)
         self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
         self.out_shape = a.shape if out_shape is None else out_shape
@@ -249,20 +244,25 @@ class _PreparedReorder:
         self.plan = self.prim.ready_plan()
         self.stream = stream(_ENGINE)
 
-    def run(self, a, scales, zero_points):
-        """Reorder ``a`` into a new result: a numpy array when the call has
-        an ``out_dtype``, else a memory."""
-        a, src = _address_aligned(a)
-        return self.run_at(src, a, scales, zero_points)
-
-    def run_at(self, src, a, scales, zero_points):
-        """:meth:`run` of the input ``a`` (an array or a torch tensor of the
-        call's definition) at the element-aligned address ``src``."""
+    def run(self, a, scales, zero_points, src=None):
+        """Reorder ``a`` (an array of the call's definition, or a torch
+        tensor at the element-aligned address ``src``) into a new result: a
+        numpy array when the call has an ``out_dtype``, else a memory."""
+        if src is None:
+            src = _address(a)
+            if src % self.src_item:     # an odd address: the kernels read whole elements
+                a = aligned_copy(a)
+                src = _address(a)
         plan = self.plan
         if self.out_dtype is None:
             dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
-        else:
-            dst = _empty(self.out_shape, self.out_dtype, self.out_axes)
+        else:       # _empty, inline: the call users repeat most
+            try:
+                dst = np.empty(self.out_shape, self.out_dtype)
+            except (ValueError, MemoryError):
+                raise _too_large(self.out_shape, self.out_dtype) from None
+            if self.out_axes is not None:
+                dst = dst.transpose(self.out_axes)
             address = _address(dst)
         if plan is None or _verbose.exec_on:
             self._execute(a, dst, scales, zero_points)
@@ -449,7 +449,16 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    if type(x) is not np.ndarray and not is_tensor(x):
+    parts = ("convert", tag, type(tag), dtype, type(dtype), scales is None,
+             zero_points is None, axis, type(axis))
+    if type(x) is np.ndarray:
+        try:
+            call = _prepared.get((x.shape, x.strides, x.dtype, settings.key, parts))
+        except TypeError:       # an unhashable option: prepared anew (_run_prepared)
+            call = None
+        if call is not None:
+            return call.run(x, scales, zero_points)
+    elif not is_tensor(x):
         if isinstance(x, memory):
             return _convert_memory(x, tag, dtype, scales, zero_points, axis)
         if _dask.is_dask(x):
@@ -461,9 +470,7 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
         _no_f64_output(ddt, "convert")
         md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None else ddt, tag)
         return _PreparedReorder(a, md, None, scales, zero_points, axis)
-    return _run_prepared(x, ("convert", tag, type(tag), dtype, type(dtype), scales is None,
-                             zero_points is None, axis, type(axis)),
-                         True, make, (scales, zero_points))
+    return _run_prepared(x, parts, True, make, (scales, zero_points))
 
 
 def _convert_memory(src, tag, dtype, scales, zero_points, axis):
@@ -644,7 +651,16 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
     array: checked and prepared once per definition."""
     function, rounds, check = op
-    if type(x) is not np.ndarray and not is_tensor(x):
+    parts = (function, dtype, type(dtype), scales is None, zero_points is None, axis,
+             type(axis))
+    if type(x) is np.ndarray:
+        try:
+            call = _prepared.get((x.shape, x.strides, x.dtype, settings.key, parts))
+        except TypeError:       # an unhashable option: prepared anew (_run_prepared)
+            call = None
+        if call is not None:
+            return call.run(x, scales, zero_points)
+    elif not is_tensor(x):
         if _dask.is_dask(x):
             return _dask.reorder(function, x, scales, zero_points, axis, dtype)
         if isinstance(x, memory):
@@ -665,9 +681,7 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
                                                 else out)._md,
                                 out.dtype, scales, zero_points, axis, alloc, axes)
         return _Widened(call) if wide else call
-    return _run_prepared(x, (function, dtype, type(dtype), scales is None,
-                             zero_points is None, axis, type(axis)),
-                         rounds, make, (scales, zero_points))
+    return _run_prepared(x, parts, rounds, make, (scales, zero_points))
 
 
 # ------------------------------------------------------------------ resampling
@@ -721,14 +735,14 @@ class _PreparedResampling:
         self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
         self.out_dtype = out.dtype
 
-    def run(self, a):
-        """Resample ``a`` (of this call's definition) into a new array."""
-        a, src = _address_aligned(a)
-        return self.run_at(src, a)
-
-    def run_at(self, src, a):
-        """:meth:`run` of the input ``a`` (an array or a torch tensor of the
-        call's definition) at the element-aligned address ``src``."""
+    def run(self, a, src=None):
+        """Resample ``a`` (an array of the call's definition, or a torch
+        tensor at the element-aligned address ``src``) into a new array."""
+        if src is None:
+            src = _address(a)
+            if src % self.out_dtype.itemsize:   # an odd address: whole elements read
+                a = aligned_copy(a)
+                src = _address(a)
         out = _empty(self.out_shape, self.out_dtype, self.out_axes)
         plan = self.plan
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
@@ -752,11 +766,8 @@ class _Zeros:
     def __init__(self, shape, dtype):
         self.shape, self.dtype = shape, dtype
 
-    def run(self, a):
+    def run(self, a, src=None):
         return np.zeros(self.shape, self.dtype)
-
-    def run_at(self, address, a):
-        return self.run(a)
 
 
 # the calls that read their input where it is: a tensor's key may share them
@@ -778,9 +789,17 @@ def _resampling_call(what, x, mode, layout, prepare):
     once per definition, for an array ``a`` the kernels read: ``what``
     (operation, then the sizes' and factors' :func:`_value_key`), shape,
     strides, data type, mode and layout."""
-    if type(x) is not np.ndarray and not is_tensor(x) and isinstance(x, memory):
+    parts = (what, mode, type(mode), layout, type(layout))
+    if type(x) is np.ndarray:
+        try:
+            call = _prepared.get((x.shape, x.strides, x.dtype, settings.key, parts))
+        except TypeError:       # an unhashable option: prepared anew (_run_prepared)
+            call = None
+        if call is not None:
+            return call.run(x)
+    elif not is_tensor(x) and isinstance(x, memory):
         x = as_numpy(x)         # its logical values (dask: the callers')
-    return _run_prepared(x, (what, mode, type(mode), layout, type(layout)), True, prepare, ())
+    return _run_prepared(x, parts, True, prepare, ())
 
 
 def _check_empty(src_spatial, dst_spatial, backward):
