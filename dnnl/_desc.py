@@ -184,11 +184,12 @@ class desc:
         return list(self.dims)
 
     def get_data_type(self, index=0):
-        """The data type of buffer ``index`` (0: the values; a sparse
-        descriptor's metadata after them); ``undef`` where there is none."""
+        """The data type of buffer ``index`` (values, then a sparse
+        descriptor's metadata); ``undef`` where there is none."""
+        index = _args.integer(index, "index")
         try:
             return self.query_data_type(index)
-        except invalid:
+        except error:
             return data_type.undef
 
     def get_format_kind(self):
@@ -591,8 +592,7 @@ def size_of(md, index=0):
 
 # -- sparse and host-scalar creation ------------------------------------------------
 def _made(allow_empty, make, *args):
-    """``make(*args)``; with ``allow_empty`` a refusal gives the zero desc."""
-    try:
+    try:    # with allow_empty a refusal gives the zero desc
         return make(*args)
     except error:
         if not allow_empty:

@@ -6,6 +6,7 @@ or ctypes pointer: taken as given, as oneDNN takes it), ``DNNL_MEMORY_NONE``
 or ``DNNL_MEMORY_ALLOCATE``. ``dnnl._memory`` attaches them.
 """
 import ctypes
+import enum
 
 import numpy as np
 
@@ -19,6 +20,9 @@ DNNL_MEMORY_ALLOCATE = MACROS["DNNL_MEMORY_ALLOCATE"]
 
 def address_of(handle):
     """A raw address from an int or any ctypes pointer-like object, else None."""
+    if isinstance(handle, enum.Enum):   # an IntEnum is an int, never an address
+        raise wrong_type("handle %s is a %s member, not an address or a buffer"
+                         % (handle, type(handle).__name__))
     if isinstance(handle, (int, np.integer)) and not isinstance(handle, (bool, np.bool_)):
         address = int(handle)
         if not 0 <= address < 2 ** 64:
