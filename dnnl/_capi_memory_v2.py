@@ -24,7 +24,9 @@ from dnnl._enums import sparse_encoding as _enc
 from dnnl._error import invalid as _invalid
 from dnnl._sparse import check_ndims as _check_ndims
 
-_P, _INT, _I64 = ctypes.c_void_p, ctypes.c_int, ctypes.c_int64
+_P = ctypes.c_void_p
+_INT = ctypes.c_int
+_I64 = ctypes.c_int64
 _MEMORY_ALLOCATE = _C["DNNL_MEMORY_ALLOCATE"] & (2 ** 64 - 1)
 
 
