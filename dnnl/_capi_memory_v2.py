@@ -247,3 +247,42 @@ def dnnl_memory_set_host_scalar_value(memory, value):
     """``dnnl_memory_set_host_scalar_value(dnnl_memory_t memory, const void *value)``"""
     mem, addr = _scalar_memory(memory, value)
     mem.set_host_scalar_value(ctypes.string_at(addr, mem.get_desc().get_size()))
+
+
+# ------------------------------------- descriptor blobs of these kinds
+# dnnl_memory_desc_get_blob's fields (dnnl.capi) carry a sparse descriptor's
+# encoding in the blob's reserved word and its nnz and metadata types in the
+# strides row, which neither kind has.
+def blob_fields(md):
+    """(reserved word, strides row) of ``md``'s blob."""
+    if md.sparse:
+        return int(md.sparse.encoding), [md.sparse.nnz] + [int(t) for t in
+                                                           md.sparse.metadata_types]
+    return 0, list(md.strides)
+
+
+_MAKERS = {int(_enc.csr): lambda d, dt, nnz, mt: _desc.csr(d, dt, nnz, mt[0], mt[1]),
+           int(_enc.coo): lambda d, dt, nnz, mt: _desc.coo(d, dt, nnz, mt[0]),
+           int(_enc.packed): lambda d, dt, nnz, mt: _desc.packed(d, dt, nnz)}
+
+
+def md_from_blob(words, to_blob):
+    """The sparse or host-scalar descriptor of a blob's int64 ``words`` (None
+    for other kinds), accepted only if ``to_blob`` of it gives those words
+    back: a blob is read from any address."""
+    n, dt, fk, reserved = words[1], words[2], words[3], words[6]
+    if fk not in (int(_fk.sparse), int(_fk.host_scalar)):
+        return None
+    row = 7 + 3 * _b.MAX_NDIMS          # the strides row
+    try:
+        if fk == _fk.host_scalar:
+            md = _desc.host_scalar(dt)
+        else:
+            make = _MAKERS.get(reserved)
+            md = make and make(words[7:7 + n], dt, words[row], words[row + 1:row + 3])
+    except dnnl.error:
+        md = None
+    if md is None or to_blob(md) != bytes((ctypes.c_int64 * len(words))(*words)):
+        raise _invalid("corrupt memory descriptor blob: not one of a %s descriptor"
+                       % _fk(fk).name)
+    return md

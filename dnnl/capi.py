@@ -44,7 +44,8 @@ import dnnl
 from dnnl import _capi_base as _b
 from dnnl import _isa, _registry
 from dnnl import attr as _attr
-from dnnl._capi_memory_v2 import handle_arg as _handle_arg
+from dnnl._capi_memory_v2 import blob_fields as _blob_fields, handle_arg as _handle_arg
+from dnnl._capi_memory_v2 import md_from_blob as _md_from_blob
 from dnnl._capi_base import (address as _addr, api as _api, as_float as _f,
                              as_int as _i, dnnl_dim_t, dnnl_dims_t, dnnl_exec_arg_t,
                              dnnl_version_t, last_error, lookup as _rec, obj as _obj,
@@ -797,9 +798,10 @@ _BLOB_MAGIC = 0x444E4E4C50594D44        # "DNNLPYMD"
 def _to_blob(md):
     n = md.ndims
     pad = lambda t: list(t) + [0] * (_b.MAX_NDIMS - len(t))  # noqa: E731
+    reserved, strides = _blob_fields(md)    # sparse: encoding, nnz, metadata types
     vals = ([_BLOB_MAGIC, n, int(md.data_type), int(md.format_kind), md.offset0,
-             len(md.inner_blks), 0] + pad(md.dims) + pad(md.padded_dims)
-            + pad(md.padded_offsets) + pad(md.strides) + pad(md.inner_blks)
+             len(md.inner_blks), reserved] + pad(md.dims) + pad(md.padded_dims)
+            + pad(md.padded_offsets) + pad(strides) + pad(md.inner_blks)
             + pad(md.inner_idxs))
     return bytes((ctypes.c_int64 * _BLOB_FIELDS)(*vals))
 
@@ -819,6 +821,9 @@ def _from_blob(raw):
         if any(v[1:]):
             raise _invalid("corrupt memory descriptor blob: fields set for zero dims")
         return _desc()
+    special = _md_from_blob(v, _to_blob)    # sparse and host scalar
+    if special is not None:
+        return special
     dims, pdims, poffs, strides = arr[0][:n], arr[1][:n], arr[2][:n], arr[3][:n]
     blks, idxs = arr[4][:nb], arr[5][:nb]
     if v[6] or any(any(a[n:]) for a in arr[:4]) or any(any(a[nb:]) for a in arr[4:]):

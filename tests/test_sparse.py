@@ -187,3 +187,31 @@ def test_flat_api_round_trip():
     assert lib.dnnl_memory_get_data_handle(mem, ctypes.byref(ctypes.c_void_p())) == 2
     for h in (mem, md, hs):
         (lib.dnnl_memory_destroy if h is mem else lib.dnnl_memory_desc_destroy)(h)
+
+
+
+def test_blob_round_trip():
+    """dnnl_memory_desc_get_blob / create_with_blob give the descriptor back
+    (a blob is this library's own serialisation: round trips are what is defined)."""
+    d = ctypes.c_int64 * 12
+    makers = [
+        lambda p: lib.dnnl_memory_desc_create_with_csr_encoding(
+            p, 2, d(16, 32), lib.dnnl_f32, 40, lib.dnnl_s32, lib.dnnl_s8),
+        lambda p: lib.dnnl_memory_desc_create_with_coo_encoding(p, 1, d(9), lib.dnnl_s8, -3,
+                                                                lib.dnnl_s32),
+        lambda p: lib.dnnl_memory_desc_create_with_packed_encoding(p, 4, d(1, 2, 3, 4),
+                                                                   lib.dnnl_f32, 4),
+        lambda p: lib.dnnl_memory_desc_create_host_scalar(p, lib.dnnl_bf16)]
+    for make in makers:
+        md, out, size = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_size_t()
+        assert make(ctypes.byref(md)) == 0
+        assert lib.dnnl_memory_desc_get_blob(None, ctypes.byref(size), md) == 0
+        blob = (ctypes.c_uint8 * size.value)()
+        assert lib.dnnl_memory_desc_get_blob(blob, ctypes.byref(size), md) == 0
+        assert lib.dnnl_memory_desc_create_with_blob(ctypes.byref(out), blob) == 0
+        assert lib.dnnl_memory_desc_equal(md, out) == 1
+        blob[6 * 8] = 9                     # the encoding word: no such encoding
+        assert lib.dnnl_memory_desc_create_with_blob(ctypes.byref(ctypes.c_void_p()),
+                                                     blob) == lib.dnnl_invalid_arguments
+        for h in (md, out):
+            assert lib.dnnl_memory_desc_destroy(h) == 0
