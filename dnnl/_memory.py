@@ -295,6 +295,9 @@ class memory:
         if self._md.sparse:
             raise invalid("%s: a sparse memory has no logical array here (no kernel reads "
                           "sparse data); read its buffers with map_data(index=i)" % what)
+        if self._md.format_kind == format_kind.host_scalar:
+            raise invalid("%s: a host-scalar memory holds one value: use "
+                          "set_host_scalar_value(v)" % what)
 
     def _need_host_scalar(self):
         if self._md.format_kind != format_kind.host_scalar:
@@ -322,7 +325,8 @@ class memory:
     def cache_key(self):
         """What a primitive made from this memory depends on (its engine and
         descriptor), for the primitive cache; never its buffer."""
-        return (self._engine.cache_key(), self._md.cache_key())
+        eng = self._engine      # None: a host scalar has no engine
+        return (None if eng is None else eng.cache_key(), self._md.cache_key())
 
     @property
     def nbytes(self):

@@ -215,3 +215,38 @@ def test_blob_round_trip():
                                                      blob) == lib.dnnl_invalid_arguments
         for h in (md, out):
             assert lib.dnnl_memory_desc_destroy(h) == 0
+
+
+JUNK = [None, "x", b"ab", 2.5, float("nan"), True, [], {}, object(), 2 ** 64, -1, 2 ** 63,
+        np.float32(1.5), "f32", [1.5], ["1"], np.array([[1]]), {2, 3},
+        dnnl.memory.format_tag.nchw, dnnl.prop_kind.forward_training, dt.s8, 3, 0]
+
+
+def test_junk_to_every_new_callable():
+    """Junk arguments to the sparse / host-scalar objects' public methods and
+    constructors: only dnnl.error comes out (wrong arity is Python's)."""
+    import inspect
+    import random
+    sparse = dnnl.memory(desc.csr([4, 6], "f32", 5, "s32", "s32"), ENG)
+    scalar = dnnl.memory(desc.host_scalar("f32"), 1.0)
+    objs = [sparse, scalar, sparse.get_desc(), scalar.get_desc()]
+    targets = [getattr(o, n) for o in objs for n in dir(o)
+               if not n.startswith("_") and not isinstance(getattr(type(o), n, None), property)
+               and callable(getattr(o, n)) and not isinstance(getattr(o, n), type)]
+    targets += [desc.csr, desc.coo, desc.packed, desc.host_scalar, dnnl.memory]
+    rng, raw = random.Random(11), []
+    for fn in targets:
+        sig = inspect.signature(fn)
+        for _ in range(60):
+            args = [rng.choice(JUNK + objs) for _ in range(rng.randint(0, 5))]
+            try:
+                sig.bind(*args)
+            except TypeError:
+                continue
+            try:
+                fn(*args)
+            except dnnl.error:
+                pass
+            except Exception as e:   # noqa: BLE001 - what the test looks for
+                raw.append("%s%r: %s: %s" % (fn.__name__, tuple(args), type(e).__name__, e))
+    assert not raw, "\n".join(raw[:10])
