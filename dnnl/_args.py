@@ -7,6 +7,7 @@ are refused. A wrong type raises :class:`dnnl.invalid_type` (also a
 ``TypeError``); a wrong value raises :class:`dnnl.invalid_arguments` (also a
 ``ValueError``). Messages name the parameter and cut long inputs short.
 """
+import difflib
 import enum
 import operator
 from collections.abc import Mapping, Set as AbstractSet
@@ -38,6 +39,22 @@ def short(value):
             return "[%s, ... (%d elements)]" % (head, n)
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def closest(name, names):
+    """``"; did you mean 'X' or 'Y'?"`` naming the valid ``names`` closest to
+    the unknown ``name`` (the ones equal but for case first), or ``""``."""
+    names = list(names)
+    folded = name.lower()
+    same = [n for n in names if n.lower() == folded]
+    near = difflib.get_close_matches(name, names, 3, 0.7)
+    if not near:        # a misspelt case hides the likeness: compare folded
+        lowered = {n.lower(): n for n in names}
+        near = [lowered[n] for n in difflib.get_close_matches(folded, lowered, 3, 0.7)]
+    picks = list(dict.fromkeys(same + near))[:3]
+    if not picks:
+        return ""
+    return "; did you mean %s?" % " or ".join(repr(p) for p in picks)
 
 
 def a_type(value):

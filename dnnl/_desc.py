@@ -184,8 +184,7 @@ class desc:
         return list(self.dims)
 
     def get_data_type(self, index=0):
-        """The data type of buffer ``index`` (values, then a sparse
-        descriptor's metadata); ``undef`` where there is none."""
+        """The data type of buffer ``index``; ``undef`` where there is none."""
         index = _args.integer(index, "index")
         try:
             return self.query_data_type(index)
@@ -260,8 +259,7 @@ class desc:
 
     @staticmethod
     def host_scalar(dt):
-        """One value of ``dt`` on the host: a scale or zero point given with
-        ``is_on_host``."""
+        """One value of ``dt`` on the host (a scale or zero point ``is_on_host``)."""
         return host_scalar_md(_dtypes.as_data_type(dt))
 
     def get_num_handles(self):
@@ -276,9 +274,8 @@ class desc:
         return self.sparse.encoding if self.sparse else sparse_encoding.undef
 
     def query_data_type(self, index=0):
-        """``dnnl_memory_desc_query_v2(data_type, index)``: the data type of
-        buffer ``index`` (values, then metadata); raises invalid_arguments
-        where oneDNN returns it. :meth:`get_data_type` answers ``undef`` then."""
+        """``dnnl_memory_desc_query_v2(data_type, index)``: buffer ``index``'s data
+        type (values, then metadata); invalid_arguments where oneDNN returns it."""
         index = _args.integer(index, "index")
         dt = _sparse.metadata_type(self, index) if self.sparse else \
             self.data_type if index <= 0 else None
@@ -439,7 +436,10 @@ def strides_check(md, size_check=True):
             continue
         last = d
         if s < min_stride:
-            raise invalid("strides %s overlap" % _args.short(list(md.strides)))
+            raise invalid("strides %s: oneDNN needs each stride (smallest first) at least "
+                          "the one before it times that dim's size, here %d < %d (the "
+                          "check of dnnl_memory_desc_create_with_strides)"
+                          % (_args.short(list(md.strides)), s, min_stride))
         if sub_byte and s > 1 and s % 2:
             raise invalid("odd stride %d for a sub-byte data type" % s)
         if s * block_size * outer[d] > _INT64_MAX:

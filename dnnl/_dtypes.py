@@ -16,6 +16,7 @@ import typing
 import numpy as np
 
 from dnnl._enums import data_type
+from dnnl import _args
 from dnnl._args import not_another_enum
 from dnnl._error import invalid, wrong_type
 
@@ -135,7 +136,8 @@ def as_data_type(value):
         name = _ALIASES.get(name, name)
         if name in data_type.__members__:
             return data_type[name]
-        raise invalid("unknown data type %r" % value)
+        raise invalid("unknown data type %r%s" % (value, _args.closest(
+            name, list(data_type.__members__) + list(_ALIASES))))
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         try:
             return data_type(int(value))

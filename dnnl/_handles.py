@@ -76,6 +76,10 @@ def _check_element_type(dtype, code):
     else:
         ok = (_dtypes.numpy_dtype(code), _dtypes.numpy_dtype(code, raw=True))
     if dtype not in ok:
+        if not dtype.isnative and dtype.newbyteorder("=") in ok:
+            raise invalid("handle holds %s elements in the other byte order; oneDNN's %s "
+                          "is this machine's: pass x.astype(x.dtype.newbyteorder('=')) "
+                          "(a copy)" % (dtype, code.name))
         raise wrong_type("handle holds %s elements, not %s: pass an array of the "
                          "descriptor's data type or raw bytes (uint8)"
                          % (dtype, getattr(code, "name", code)))

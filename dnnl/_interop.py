@@ -313,7 +313,9 @@ def array_desc(a, tag=None):
         raise invalid("numpy dtype %s has no oneDNN data type: convert the array first, "
                       "e.g. %s" % (a.dtype, _astype_fix(a.dtype)))
     shape = [int(n) for n in a.shape]
-    strides = _element_strides(a)
+    # an empty array's strides address nothing: described as C-contiguous
+    strides = _element_strides(a) if a.size else _dense_strides(
+        shape, "abcdefghijkl"[:len(shape)])
     if tag is None:
         name = plain_tag(shape, strides)
         if name is not None and name in format_tag.__members__:

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from dnnl import _args, _dtypes, _interop, _scalar
+from dnnl import _args, _dtypes, _inputs, _interop, _scalar
 from dnnl._keys import remember
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
@@ -69,7 +69,7 @@ _ARRAY_MDS = {}     # (shape, dtype) of a C-contiguous array -> (its md, span by
 
 def memory_over(md, aengine, nbytes, a):
     """A memory of ``md`` (``nbytes``: its :func:`span_bytes`) over the
-    C-contiguous numpy array ``a``, without the checks of ``memory(md,
+    numpy array ``a`` that ``md`` describes, without the checks of ``memory(md,
     aengine, a)``: for the array layer's prepared calls, which made those
     checks once for this descriptor, shape and dtype."""
     m = memory.__new__(memory)
@@ -79,7 +79,8 @@ def memory_over(md, aengine, nbytes, a):
 
 def _set_over(m, md, aengine, nbytes, a):
     m._md, m._engine, m._nbytes = md, aengine, nbytes
-    m._data = _offsets.byte_view(a)
+    # a strided view's bytes reach past its nbytes: its span, from the descriptor
+    m._data = _offsets.byte_view(a) if a.flags.c_contiguous else _interop.byte_span(a, nbytes)
     m._handle_obj = a
     m._readonly = not a.flags.writeable
     m._address = _offsets.data_address(a)
@@ -514,10 +515,12 @@ class memory:
             key = (x.shape, x.dtype)
             made = _ARRAY_MDS.get(key)
             if made is None:
+                _inputs.refuse_for_memory(x)
                 md = _interop.array_desc(x)
                 made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
             return memory_over(made[0], _interop._ENGINE, made[1], x)
         a = _interop.as_numpy(x)
+        _inputs.refuse_for_memory(a)
         md = _interop.array_desc(a, tag)
         return memory(md, _interop._ENGINE,
                       _interop.byte_span(a, span_bytes(md) if a.size else 0))

@@ -11,7 +11,7 @@ import functools
 import re
 
 from dnnl._enums import format_tag
-from dnnl._args import not_another_enum
+from dnnl._args import closest, not_another_enum
 from dnnl._error import invalid
 
 _BLOCK = re.compile(r"(\d+)([a-l])")
@@ -29,7 +29,8 @@ def as_format_tag(tag):
         try:
             return format_tag[name]
         except KeyError:
-            raise invalid("unknown format tag %r" % tag) from None
+            raise invalid("unknown format tag %r%s" % (tag, closest(
+                name, format_tag.__members__))) from None
     try:
         return format_tag(int(tag))
     except (TypeError, ValueError):

@@ -30,8 +30,9 @@ from dnnl import verbose as _verbose
 from dnnl._args import a_type, integers, short
 from dnnl._desc import desc
 from dnnl._engine import stream
-from dnnl._enums import C, algorithm, data_type, prop_kind
-from dnnl._error import error, invalid, invalid_type, unimpl, wrong_type
+from dnnl._enums import C, algorithm, data_type, prop_kind, status
+from dnnl._error import error, invalid, invalid_type, out_of_memory, unimpl, wrong_type
+from dnnl._inputs import array_of, copy_dtype
 from dnnl._interop import _ENGINE, array_desc, byte_span, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._keys import remember
@@ -52,12 +53,6 @@ def as_numpy(x):
         _dtypes.require_ml_dtypes(x._md.data_type)    # else raw codes, not values
         return x.__array__()
     return _as_numpy(x)
-
-
-def _wide_float(a):
-    """Whether ``a`` holds a numpy float the kernels do not take (float64,
-    longdouble): the array functions round it to f32, oneDNN's compute type."""
-    return a.dtype.itemsize > 4 and a.dtype.kind == "f"
 
 
 def _check_input(a):
@@ -91,21 +86,93 @@ _INTEGRAL = _dtypes.INTEGRAL
 # not by their values: the first call with a given definition checks it
 # completely and makes the primitive; the next ones find that prepared call
 # by a key of those properties, allocate the result and run the primitive's
-# plan on the buffers' addresses. Only C-contiguous numpy arrays are ever
-# prepared, so the strides in a key stand for that check: an array that
-# finds a prepared call is C-contiguous. Anything else is checked and made
-# on every call (still from the primitive cache).
+# plan on the buffers' addresses. Any array is prepared: one the kernels
+# read as it is (dnnl._inputs.copy_dtype is None) runs directly, any other
+# through _CopyFirst, which copies it once into a C-contiguous native-order
+# array first. The strides and dtype (byte order included) in a key stand
+# for that decision; only the data's alignment is not in the key, so a
+# direct call checks it (aligned_copy).
 _prepared = {}          # call key -> prepared call (immutable, shared by threads)
 _PREPARED_MAX = 512     # then forget them all: the next calls prepare again
 _F32_MAX = float(np.finfo(np.float32).max)
 
 
 def _prepared_call(key, prepare):
-    """The prepared call of ``key``, made by ``prepare()`` at first use."""
+    """The prepared call of ``key``, made by ``prepare()`` at first use (every
+    time when ``key`` is None: an unhashable argument)."""
+    if key is None:
+        return prepare()
     call = _prepared.get(key)
     if call is None:
         call = remember(_prepared, key, prepare(), _PREPARED_MAX)
     return call
+
+
+def _call_key(*parts):
+    """``parts`` as a key of :data:`_prepared`, or None when one of them
+    cannot be hashed (an array of scales: such a call is prepared anew)."""
+    try:
+        hash(parts)
+    except TypeError:
+        return None
+    return parts
+
+
+def _empty(shape, dtype):
+    """A new result array; one too large is :class:`dnnl.out_of_memory`,
+    not numpy's ValueError or MemoryError."""
+    try:
+        return np.empty(shape, dtype)
+    except (ValueError, MemoryError):
+        raise out_of_memory(status.out_of_memory, "cannot allocate a result of shape %s "
+                            "and type %s" % (short(list(shape)), np.dtype(dtype))) from None
+
+
+def aligned_copy(a):
+    """A copy of ``a`` with its strides (non-negative), at an address numpy
+    aligns: for a direct call given data at an odd address, whose
+    descriptor holds those strides."""
+    span = sum((n - 1) * s for n, s in zip(a.shape, a.strides)) + a.itemsize
+    b = np.ndarray(a.shape, a.dtype, np.empty(span, np.uint8), 0, a.strides)
+    b[...] = a
+    return b
+
+
+def _address_aligned(a):
+    """``a`` and its data's address, ``a`` copied when that address is not a
+    multiple of its element size (the kernels read whole elements)."""
+    address = _address(a)
+    if address % a.itemsize:
+        a = aligned_copy(a)
+        address = _address(a)
+    return a, address
+
+
+class _CopyFirst:
+    """A prepared call whose input is copied first, once, into a C-contiguous
+    array of ``dtype`` (native order; f32 for float64 input): a foreign byte
+    order, an odd or negative stride, float64 rounded to f32."""
+
+    __slots__ = ("call", "dtype")
+
+    def __init__(self, call, dtype):
+        self.call, self.dtype = call, dtype
+
+    def run(self, a, *rest):
+        return self.call.run(np.array(a, self.dtype, order="C"), *rest)
+
+
+class _Widened:
+    """A prepared call whose f32 result is widened to float64, exactly (the
+    f64 result a numpy user asks for: no kernel writes f64)."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call):
+        self.call = call
+
+    def run(self, *args):
+        return self.call.run(*args).astype(np.float64)
 
 
 class _PreparedReorder:
@@ -115,15 +182,17 @@ class _PreparedReorder:
     __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
                  "out_shape", "out_dtype", "quant", "dims", "per_tensor", "dst_side")
 
-    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis):
-        """``a``: a C-contiguous array of the call's definition; ``dst_md``
-        the result's descriptor, ``out_dtype`` its numpy type (None: the
-        result is a memory)."""
+    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None):
+        """``a``: an array of the call's definition the kernels read as it
+        is, with at least one dim; ``dst_md`` the result's descriptor,
+        ``out_dtype`` its numpy type (None: the result is a memory) and
+        ``out_shape`` its shape (default ``a``'s)."""
         src = from_array(a)
         self.src_md, self.src_nbytes = src._md, src._nbytes
         dims = self.dims = list(self.src_md.dims)
         self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
-        self.out_shape, self.out_dtype = a.shape, out_dtype
+        self.out_shape = a.shape if out_shape is None else out_shape
+        self.out_dtype = out_dtype
         attr, self.quant = _quant_attr(dims, dst_md.data_type, scales, zero_points, axis)
         self.per_tensor = axis is None
         self.dst_side = dst_md.data_type in _INTEGRAL
@@ -132,30 +201,33 @@ class _PreparedReorder:
         self.plan = self.prim.ready_plan()
         self.stream = stream(_ENGINE)
 
-    def run(self, a, out, scales, zero_points):
-        """Reorder ``a`` into ``out`` (a numpy array, or None: a new memory,
-        returned)."""
+    def run(self, a, scales, zero_points):
+        """Reorder ``a`` into a new result: a numpy array when the call has
+        an ``out_dtype``, else a memory."""
         plan = self.plan
-        if plan is None or _verbose.exec_on:
-            return self._execute(a, out, scales, zero_points)
-        if out is None:
+        a, src = _address_aligned(a)
+        if self.out_dtype is None:
             dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
         else:
-            dst, address = out, _address(out)
+            dst = _empty(self.out_shape, self.out_dtype)
+            address = _address(dst)
+        if plan is None or _verbose.exec_on:
+            self._execute(a, dst, scales, zero_points)
+            return dst
         if self.quant is None:
-            plan.run(_address(a), address)
+            plan.run(src, address)
         elif self.per_tensor and (
                 scales is None or type(scales) is float and -_F32_MAX <= scales <= _F32_MAX
         ) and (zero_points is None or type(zero_points) is int
                and -2 ** 31 <= zero_points < 2 ** 31):
             # the usual quantization: two numbers, no arrays made for them
-            plan.run_values(_address(a), address, self.dst_side, scales, zero_points)
+            plan.run_values(src, address, self.dst_side, scales, zero_points)
         else:
             addresses = [0, 0, 0, 0]
             values = self._quant_arrays(scales, zero_points)     # alive while the plan runs
             for _, pos, v in values:
                 addresses[pos] = _address(v)
-            plan.run(_address(a), address, *addresses)
+            plan.run(src, address, *addresses)
         return dst
 
     def _quant_arrays(self, scales, zero_points):
@@ -165,18 +237,16 @@ class _PreparedReorder:
                 for (arg, np_dtype, ax, what, pos), v in zip(self.quant, (scales, zero_points))
                 if arg is not None]
 
-    def _execute(self, a, out, scales, zero_points):
+    def _execute(self, a, dst, scales, zero_points):
         """:meth:`run` through ``primitive.execute`` (verbose prints its line)."""
-        if out is None:
-            dst = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)[0]
-        else:
-            dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, out)
-        args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a), _ARG_TO: dst}
+        if not isinstance(dst, memory):
+            dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, dst)
+        args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a),
+                _ARG_TO: dst}
         if self.quant is not None:
             for arg, _, v in self._quant_arrays(scales, zero_points):
                 args[arg] = _quant_memory(v)
         self.prim.execute(self.stream, args)
-        return dst
 
 
 # ------------------------------------------------------------------ reorders
@@ -315,52 +385,42 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    if type(x) is np.ndarray:
-        key = ("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
-               scales is None, zero_points is None, axis, type(axis), settings.key)
-        try:
-            call = _prepared.get(key)
-        except TypeError:       # an unhashable argument: the call is not kept
-            call = key = None
-        if call is not None:
-            return call.run(x, None, scales, zero_points)
-        if x.flags.c_contiguous and x.ndim:
-            if _wide_float(x):      # never kept: the f32 copy's call is
-                return convert(x.astype(np.float32), tag, dtype, scales=scales,
-                               zero_points=zero_points, axis=axis)
+    if type(x) is not np.ndarray:
+        if isinstance(x, memory):
+            return _convert_memory(x, tag, dtype, scales, zero_points, axis)
+        if _dask.is_dask(x):
+            return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
+        x = array_of(x)
+    key = _call_key("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
+                    scales is None, zero_points is None, axis, type(axis), settings.key)
+    call = _prepared.get(key) if key is not None else None
+    if call is None:
+        def prepare():
+            copy = copy_dtype(x, wide_to_f32=True)
+            a = x if copy is None else np.array(x, copy, order="C")
+            _check_input(a)
+            ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
+            _no_f64_output(ddt, "convert")
+            md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None
+                      else ddt, tag)
+            call = _PreparedReorder(a, md, None, scales, zero_points, axis)
+            return call if copy is None else _CopyFirst(call, copy)
+        call = _prepared_call(key, prepare)
+    return call.run(x, scales, zero_points)
 
-            def prepare():
-                _check_input(x)
-                ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
-                _no_f64_output(ddt, "convert")
-                md = desc(list(x.shape), _dtypes.as_data_type(x.dtype) if dtype is None
-                          else ddt, tag)
-                return _PreparedReorder(x, md, None, scales, zero_points, axis)
-            call = prepare() if key is None else _prepared_call(key, prepare)
-            return call.run(x, None, scales, zero_points)
-    elif _dask.is_dask(x):
-        return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
-    src = _convert_source(x)
-    smd = src._md
+
+def _convert_memory(src, tag, dtype, scales, zero_points, axis):
+    """:func:`convert` of a memory, on its engine (an f64 memory's values
+    rounded to f32 first: oneDNN's reorder has no f64 source)."""
+    if src.get_desc().data_type == data_type.f64:
+        a = as_numpy(src).astype(np.float32)
+        src = memory(array_desc(a), src.get_engine(), a)
+    smd = src.get_desc()
     ddt = smd.data_type if dtype is None else _dtypes.as_data_type(dtype)
     _no_f64_output(ddt, "convert")
     dst = memory(desc(list(smd.dims), ddt, tag), src.get_engine())
     _run_reorder(src, dst, scales, zero_points, axis)
     return dst
-
-
-def _convert_source(x):
-    """The memory :func:`convert` reorders from: ``x`` itself, or for f64 (a
-    numpy float64 / longdouble array, an f64 memory) an f32 copy of its
-    values, on ``x``'s engine (oneDNN's reorder has no f64 source)."""
-    if isinstance(x, memory):
-        if x._md.data_type != data_type.f64:
-            return x
-        a = _float_input(x)
-        return memory(array_desc(a), x.get_engine(), a)
-    a = _float_input(x)
-    _check_input(a)
-    return from_array(a)
 
 
 def _numpy_out(shape, dt):
@@ -374,16 +434,6 @@ def _numpy_out(shape, dt):
         raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
                       "which returns a memory" % dt.name)
     return np.empty(shape, npdt)
-
-
-def _float_input(x):
-    """``x`` as a numpy array (:func:`as_numpy`), float64 / longdouble rounded
-    to f32 -- a copy, the same result as passing ``x.astype(np.float32)``
-    (docs/arrays.md)."""
-    a = as_numpy(x)
-    if _wide_float(a):
-        a = a.astype(np.float32)
-    return a
 
 
 def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
@@ -504,35 +554,34 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     function, rounds, check = op
     if type(x) is np.ndarray:
         a = x
+    elif isinstance(x, memory):
+        a = as_numpy(x)
     elif _dask.is_dask(x):
         return _dask.reorder(function, x, scales, zero_points, axis, dtype)
     else:
-        a = as_numpy(x)
-    key = (function, a.shape, a.strides, a.dtype, dtype, type(dtype), scales is None,
-           zero_points is None, axis, type(axis), settings.key)
-    try:
-        call = _prepared.get(key)
-    except TypeError:           # an unhashable argument: the call is not kept
-        call = key = None
+        a = array_of(x)
+    key = _call_key(function, a.shape, a.strides, a.dtype, dtype, type(dtype),
+                    scales is None, zero_points is None, axis, type(axis), settings.key)
+    call = _prepared.get(key) if key is not None else None
     if call is None:
-        if rounds and _wide_float(a):   # rounded to f32, a copy: its call is kept
-            return _reorder_to_numpy(op, a.astype(np.float32), dtype, scales, zero_points,
-                                     axis)
-        _check_input(a)
-        ddt = _dtypes.as_data_type(dtype)
-        check(a, ddt)
-        out = _numpy_out(a.shape, ddt)
-        if key is None or not a.ndim or not a.flags.c_contiguous:    # not kept
-            _run_reorder(from_array(a.reshape(a.shape or (1,))),
-                         from_array(out.reshape(out.shape or (1,))), scales, zero_points,
-                         axis)
-            return out
-        call = _prepared_call(key, lambda: _PreparedReorder(
-            a, from_array(out)._md, out.dtype, scales, zero_points, axis))
-    else:
-        out = np.empty(call.out_shape, call.out_dtype)
-    call.run(a, out, scales, zero_points)
-    return out
+        def prepare():
+            copy = copy_dtype(a, wide_to_f32=rounds)
+            r = a if copy is None else np.array(a, copy, order="C")
+            _check_input(r)
+            ddt = _dtypes.as_data_type(dtype)
+            wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
+            if wide:
+                ddt = data_type.f32
+            check(r, ddt)
+            out = _numpy_out(r.shape, ddt)
+            one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
+            call = _PreparedReorder(one, from_array(out.reshape(one.shape))._md, out.dtype,
+                                    scales, zero_points, axis, r.shape)
+            if copy is not None:
+                call = _CopyFirst(call, copy)
+            return _Widened(call) if wide else call
+        call = _prepared_call(key, prepare)
+    return call.run(a, scales, zero_points)
 
 
 # ------------------------------------------------------------------ resampling
@@ -546,12 +595,14 @@ _FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
 _LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
 
 
-def _resampling_setup(x, mode, layout):
-    a = _float_input(x)
+def _resampling_setup(a, mode, layout):
+    """The algorithm and whether channels come last, for the array ``a``
+    the kernels read."""
     _check_input(a)
     if a.ndim not in (3, 4, 5):
-        raise invalid("resampling takes 3, 4 or 5 dims (N, C and 1-3 spatial), not %d"
-                      % a.ndim)
+        raise invalid("resampling takes 3, 4 or 5 dims (N, C and 1-3 spatial), not %d%s"
+                      % (a.ndim, "; a single image? add a batch dim: x[None]"
+                         if a.ndim == 2 else ""))
     alg = _mode(mode, a.ndim)
     name = layout.lower() if isinstance(layout, str) else None
     if name in _FIRST:
@@ -563,19 +614,18 @@ def _resampling_setup(x, mode, layout):
                       "'nhwc' (last), not %r" % (layout,))
     if rank is not None and rank != a.ndim:
         raise invalid("layout %r is for %d dims, the array has %d" % (layout, rank, a.ndim))
-    return a, alg, last
+    return alg, last
 
 
 class _PreparedResampling:
     """One resampling of the array layer, made once: the primitive, its plan,
-    the descriptors of its input and output (over C-contiguous arrays) and
-    the output's shape and type."""
+    the descriptors of its input and output and the output's shape and type."""
 
     __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "out_arg",
                  "out_md", "out_nbytes", "out_shape", "out_dtype")
 
     def __init__(self, prim, in_arg, out_arg, src, dst, out):
-        """``src`` / ``dst``: the first call's memories (``in_arg`` /
+        """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
         ``out_arg``), ``dst`` over the numpy array ``out``."""
         self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
         self.in_arg, self.out_arg = in_arg, out_arg
@@ -583,32 +633,32 @@ class _PreparedResampling:
         self.out_md, self.out_nbytes = dst._md, dst._nbytes
         self.out_shape, self.out_dtype = out.shape, out.dtype
 
-    def execute(self, src, dst):
-        self.prim.execute(self.stream, {self.in_arg: src, self.out_arg: dst})
-
     def run(self, a):
-        """Resample the C-contiguous ``a`` of this call's definition."""
-        out = np.empty(self.out_shape, self.out_dtype)
+        """Resample ``a`` (of this call's definition) into a new array."""
+        out = _empty(self.out_shape, self.out_dtype)
         plan = self.plan
+        a, src = _address_aligned(a)
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
-            self.execute(memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
-                         memory_over(self.out_md, _ENGINE, self.out_nbytes, out))
+            self.prim.execute(self.stream, {
+                self.in_arg: memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
+                self.out_arg: memory_over(self.out_md, _ENGINE, self.out_nbytes, out)})
         else:
-            plan.run(_address(a), _address(out))
+            plan.run(src, _address(out))
         return out
 
 
-class _AsF32:
-    """A prepared resampling of float64 / longdouble input: rounded to f32,
-    then run by the f32 call."""
+class _Zeros:
+    """The gradient of a resampling none of whose outputs exist (an empty
+    ``diff_dst`` spatial size): zeros, which oneDNN's primitive would not
+    write (it skips a problem with an empty memory)."""
 
-    __slots__ = ("call",)
+    __slots__ = ("shape", "dtype")
 
-    def __init__(self, call):
-        self.call = call
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, dtype
 
     def run(self, a):
-        return self.call.run(a.astype(np.float32))
+        return np.zeros(self.shape, self.dtype)
 
 
 def _value_key(v):
@@ -622,24 +672,38 @@ def _value_key(v):
 
 
 def _resampling_call(what, x, mode, layout, prepare):
-    """Run the resampling of ``x`` that ``prepare()`` makes (and checks) once
-    per definition: ``what`` (operation, then the sizes' and factors'
-    :func:`_value_key`), shape, strides, data type, mode and layout."""
-    key = None
-    if type(x) is np.ndarray and type(mode) is str and type(layout) is str:
-        key = (what, x.shape, x.strides, x.dtype, mode, layout, settings.key)
-        try:
-            call = _prepared.get(key)
-        except TypeError:       # an unhashable argument: the call is not kept
-            call = key = None
-        if call is not None:
-            return call.run(x)
-    call, src, dst, out = prepare()     # checked; the first call runs on its memories
-    if key is not None and x.flags.c_contiguous:
-        # float64 input was rounded to f32 (the output's type): keep that step
-        _prepared_call(key, lambda: call if out.dtype == x.dtype else _AsF32(call))
-    call.execute(src, dst)
-    return out
+    """Run the resampling of ``x`` that ``prepare(a)`` makes (and checks)
+    once per definition, for an array ``a`` the kernels read: ``what``
+    (operation, then the sizes' and factors' :func:`_value_key`), shape,
+    strides, data type, mode and layout."""
+    if type(x) is np.ndarray:
+        a = x
+    elif isinstance(x, memory):
+        a = as_numpy(x)
+    else:
+        a = array_of(x)
+    key = _call_key(what, a.shape, a.strides, a.dtype, mode, type(mode), layout,
+                    type(layout), settings.key)
+    call = _prepared.get(key) if key is not None else None
+    if call is None:
+        def make():
+            copy = copy_dtype(a, wide_to_f32=True)
+            call = prepare(a if copy is None else np.array(a, copy, order="C"))
+            return call if copy is None else _CopyFirst(call, copy)
+        call = _prepared_call(key, make)
+    return call.run(a)
+
+
+def _check_empty(src_spatial, dst_spatial, backward):
+    """Refuse a resampling from an empty spatial size to a non-empty one, as
+    PyTorch and OpenCV do (oneDNN's primitive would write nothing)."""
+    if 0 in src_spatial and 0 not in dst_spatial:
+        raise invalid("%s spatial size %s is empty: nothing to %s %s from (PyTorch and "
+                      "OpenCV refuse this too)"
+                      % ("the input's" if not backward else "size",
+                         short(list(src_spatial)),
+                         "resample" if not backward else "take a gradient of a",
+                         short(list(dst_spatial)) if not backward else "resampling"))
 
 
 def _mode(mode, ndim):
@@ -664,12 +728,24 @@ def _logical(a, last):
 def _new_output(a, last, spatial):
     n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
     shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
-    return np.empty(shape, a.dtype)
+    return _empty(shape, a.dtype)
 
 
-def _sizes(size, k):
+def _one_image(a, last, count):
+    """A hint when ``count`` sizes or factors, one more than the spatial
+    dims, suggest a single image without its batch dim."""
+    if last and a.ndim == 3 and count == 2:
+        return ("; a single H x W x C image? add the batch dim: "
+                "dnnl.resample(img[None], ..., layout='nhwc')[0]")
+    if not last and a.ndim == 3 and count == 2:
+        return "; a single C x H x W image? add the batch dim: img[None]"
+    return ""
+
+
+def _sizes(size, k, hint=lambda count: ""):
     """Output sizes: integers only, as every dim (docs/errors.md): a float,
-    even 4.0, is refused rather than truncated."""
+    even 4.0, is refused rather than truncated. ``hint(count)``: what to add
+    to the message when ``count`` sizes do not fit ``k`` spatial dims."""
     if not isinstance(size, (list, tuple, range, np.ndarray)):
         size = [size] * k
     try:
@@ -678,7 +754,7 @@ def _sizes(size, k):
         raise wrong_type("%s: a size counts pixels (round it yourself, or pass "
                          "factors= for a scale)" % e.message) from None
     if len(out) != k:
-        raise invalid("%d sizes given for %d spatial dims" % (len(out), k))
+        raise invalid("%d sizes given for %d spatial dims%s" % (len(out), k, hint(len(out))))
     if any(v < 0 for v in out):
         raise invalid("sizes must be non-negative, not %s" % short(out))
     return out
@@ -687,8 +763,9 @@ def _sizes(size, k):
 _REAL = (int, float, np.integer, np.floating)
 
 
-def _factors(factors, k):
-    """Scale factors: real numbers (no bool, no string)."""
+def _factors(factors, k, hint=lambda count: ""):
+    """Scale factors: real numbers (no bool, no string); ``hint`` as for
+    :func:`_sizes`."""
     if not isinstance(factors, (list, tuple, range, np.ndarray)):
         factors = [factors] * k
     for i, f in enumerate(factors):
@@ -696,7 +773,8 @@ def _factors(factors, k):
             raise wrong_type("factors[%d] must be a real number, not %s (%s)"
                              % (i, a_type(f), short(f)))
     if len(factors) != k:
-        raise invalid("%d factors given for %d spatial dims" % (len(factors), k))
+        raise invalid("%d factors given for %d spatial dims%s"
+                      % (len(factors), k, hint(len(factors))))
     return [float(f) for f in factors]
 
 
@@ -755,24 +833,25 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     """
     if type(x) is not np.ndarray and _dask.is_dask(x):
         return _dask.resample(resample, x, size, factors, mode, layout)
-    def prepare():
-        a, alg, last = _resampling_setup(x, mode, layout)
+    def prepare(a):
+        alg, last = _resampling_setup(a, mode, layout)
         src = from_array(_logical(a, last))
         k = a.ndim - 2
+        hint = lambda count: _one_image(a, last, count)   # noqa: E731
         if (size is None) == (factors is None):
             raise invalid("give either size or factors")
         if size is not None:
-            spatial = _sizes(size, k)
+            spatial = _sizes(size, k, hint)
         else:
             from dnnl.resampling import _dst_from_factors
-            spatial = list(_dst_from_factors(src._md, _factors(factors, k)).dims[2:])
+            spatial = list(_dst_from_factors(src._md, _factors(factors, k, hint)).dims[2:])
+        _check_empty(src._md.dims[2:], spatial, False)
         out = _new_output(a, last, spatial)
         dst = from_array(_logical(out, last))
         from dnnl.resampling import resampling_forward
         pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
                                                src._md, dst._md)
-        return (_PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out),
-                src, dst, out)
+        return _PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
     what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
     return _resampling_call(what, x, mode, layout, prepare)
 
@@ -805,14 +884,18 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     """
     if type(diff_dst) is not np.ndarray and _dask.is_dask(diff_dst):
         return _dask.backward(resample_backward, diff_dst, size, mode, layout)
-    def prepare():
-        a, alg, last = _resampling_setup(diff_dst, mode, layout)
+    def prepare(a):
+        alg, last = _resampling_setup(a, mode, layout)
         dd = from_array(_logical(a, last))
-        out = _new_output(a, last, _sizes(size, a.ndim - 2))
+        out = _new_output(a, last, _sizes(size, a.ndim - 2,
+                                          lambda count: _one_image(a, last, count)))
         ds = from_array(_logical(out, last))
+        _check_empty(ds._md.dims[2:], dd._md.dims[2:], True)
+        if 0 in dd._md.dims[2:] and out.size:
+            return _Zeros(out.shape, out.dtype)     # no output reached: no gradient
         from dnnl.resampling import resampling_backward
         pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
-        return (_PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
-                                    dd, ds, out), dd, ds, out)
+        return _PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
+                                   dd, ds, out)
     return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
                             prepare)

@@ -96,14 +96,17 @@ def test_float64_calls_repeat_exactly():
         assert np.array_equal(np.asarray(got), x32)
 
 
-def test_float64_results_are_refused_with_the_fix():
-    q = np.int8([1, -2, 3])
-    for call in (lambda: dnnl.dequantize(q, 0.5, dtype=np.float64),
-                 lambda: dnnl.dequantize(q, 0.5, dtype="f64"),
-                 lambda: dnnl.convert(np.float32([1, 2]), "a", np.float64)):
-        with pytest.raises(dnnl.unimplemented, match=r"dtype=np\.float32 .*astype\(np\.float64\)"):
-            call()
-    assert dnnl.dequantize(q, 0.5).astype(np.float64).tolist() == [0.5, -1.0, 1.5]
+def test_float64_results():
+    # dequantize computes in f32 and widens exactly, as numpy's astype would;
+    # convert returns a memory and no kernel writes f64: refused with the fix
+    q = np.int8([1, -2, 3, 127, -128])
+    s = np.float32(0.1)     # not exact in binary: the f32 product rounds
+    want = (q.astype(np.float32) * s).astype(np.float64)
+    for dtype in (np.float64, "f64", dnnl.data_type.f64):
+        got = dnnl.dequantize(q, s, dtype=dtype)
+        assert got.dtype == np.float64 and got.tobytes() == want.tobytes()
+    with pytest.raises(dnnl.unimplemented, match=r"dtype=np\.float32 .*astype\(np\.float64\)"):
+        dnnl.convert(np.float32([1, 2]), "a", np.float64)
     with pytest.raises(dnnl.invalid_arguments, match=r"q\.astype\(np\.int32\)"):
         dnnl.dequantize(np.float64([1.0, 2.0]), 0.5)          # codes, not values
 

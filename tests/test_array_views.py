@@ -1,0 +1,315 @@
+"""Every array a user holds, read right: the metamorphic property of the
+array layer (dnnl/_inputs.py).
+
+For each array function and any view numpy or PyTorch can make (both byte
+orders, slices with positive and negative steps, transposes, broadcasts,
+zero-size dims, offsets, unaligned data, read-only and memory-mapped
+buffers), the result on the view equals, byte for byte, the result on
+``np.ascontiguousarray`` of it in native order, or the call raises
+``dnnl.error``. Refusals are only allowed where the functions document
+them (``from_array`` cannot share a view no descriptor describes); the
+rest must compute.
+"""
+import mmap
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dnnl
+
+try:
+    import ml_dtypes
+except ImportError:     # pragma: no cover - the test extra installs it
+    ml_dtypes = None
+
+FLOATS = [np.float32, np.float16, np.float64] + ([ml_dtypes.bfloat16] if ml_dtypes else [])
+INTS = [np.int8, np.uint8, np.int32]
+EXAMPLES = 500
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+
+
+def _values(rng, shape, dtype):
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        return np.asarray(rng.integers(max(info.min, -1000), min(info.max, 1000) + 1,
+                                       shape)).astype(dtype)
+    v = np.asarray(rng.standard_normal(shape) * 8)
+    special = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e30, 0.5])
+    v.flat[::7] = special[np.arange(v.flat[::7].size) % special.size]
+    with np.errstate(over="ignore"):        # 1e30 is inf in f16
+        return v.astype(dtype)
+
+
+@st.composite
+def views(draw, kinds, ndims=(1, 5)):
+    """(view, label): an array of one of ``kinds`` made by a random chain of
+    view operations, and what they were."""
+    dtype = draw(st.sampled_from(kinds))
+    nd = draw(st.integers(*ndims))
+    shape = tuple(draw(st.lists(st.integers(0, 6), min_size=nd, max_size=nd)))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 16)))
+    # a larger base array, then a slice of it: steps, offsets, negative steps
+    base_shape = tuple(n * 3 + 2 for n in shape)
+    base = _values(rng, base_shape, dtype)
+    label = [np.dtype(dtype).name]
+    big_endian = np.dtype(dtype).itemsize > 1 and np.dtype(dtype).kind in "iuf" \
+        and draw(st.booleans())
+    if big_endian:
+        base = base.astype(base.dtype.newbyteorder(">"))
+        label.append("big-endian")
+    place = draw(st.sampled_from(["plain", "unaligned", "readonly", "mmap"]))
+    if place == "unaligned" and base.itemsize > 1:
+        raw = bytearray(base.nbytes + 1)
+        moved = np.frombuffer(raw, base.dtype, base.size, 1).reshape(base.shape)
+        moved[...] = base
+        base = moved
+        label.append("unaligned")
+    elif place == "readonly":
+        base.flags.writeable = False
+        label.append("read-only")
+    elif place == "mmap" and base.nbytes:
+        buf = mmap.mmap(-1, base.nbytes)
+        mapped = np.frombuffer(buf, base.dtype).reshape(base.shape)
+        mapped[...] = base
+        base = mapped
+        label.append("memory map")
+    index = []
+    for n, b in zip(shape, base_shape):
+        step = draw(st.sampled_from([1, 1, 2, 3, -1, -2]))
+        start = draw(st.integers(0, b - 1))
+        stop = start + step * n
+        if stop < 0:
+            stop = None
+        index.append(slice(start, stop, step))
+    view = base[tuple(index)]
+    label.append("slice %s" % (tuple((s.start, s.stop, s.step) for s in index),))
+    if view.ndim > 1 and draw(st.booleans()):
+        perm = draw(st.permutations(range(view.ndim)))
+        view = view.transpose(perm)
+        label.append("transpose %s" % (tuple(perm),))
+    if view.ndim and view.size and draw(st.integers(0, 4)) == 0:
+        axis = draw(st.integers(0, view.ndim - 1))
+        one = view[tuple(slice(0, 1) if d == axis else slice(None)
+                         for d in range(view.ndim))]
+        view = np.broadcast_to(one, view.shape[:axis] + (3,) + view.shape[axis + 1:])
+        label.append("broadcast dim %d" % axis)
+    return view, ", ".join(label)
+
+
+def _contiguous(view):
+    """The same values, C-contiguous in native byte order."""
+    dt = view.dtype
+    return np.array(view, dt if dt.isnative else dt.newbyteorder("="), order="C")
+
+
+def _same(got, want, label):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, label
+    assert got.dtype.isnative, label
+    assert got.tobytes() == want.tobytes(), label
+
+
+def _check(f, view, label, refusal_allowed=False):
+    want_error = None
+    try:
+        want = f(_contiguous(view))
+    except dnnl.error as e:
+        want_error = e
+    try:
+        got = f(view)
+    except dnnl.error as e:
+        assert refusal_allowed or want_error is not None, "%s: %s" % (label, e)
+        return
+    assert want_error is None, "%s: the contiguous call raised %s" % (label, want_error)
+    if isinstance(got, dnnl.memory):
+        assert got.get_desc() == want.get_desc(), label
+        got, want = np.asarray(got), np.asarray(want)
+    _same(got, want, label)
+
+
+@SETTINGS
+@given(views(FLOATS + INTS, (1, 4)), st.sampled_from(["a", "ab", "ba", "abc", "acb",
+                                                     "abcd", "acdb", "aBcd16b"]))
+def test_convert(case, tag):
+    view, label = case
+    _check(lambda a: dnnl.convert(a, tag), view, label)
+
+
+@SETTINGS
+@given(views(FLOATS, (0, 4)), st.sampled_from(["s8", "u8", "s32"]))
+def test_quantize(case, dtype):
+    view, label = case
+    _check(lambda a: dnnl.quantize(a, 0.25, 3, dtype=dtype), view, label)
+
+
+@SETTINGS
+@given(views(INTS, (0, 4)), st.sampled_from([np.float32, np.float64]))
+def test_dequantize(case, dtype):
+    view, label = case
+    _check(lambda a: dnnl.dequantize(a, 0.5, 2, dtype=dtype), view, label)
+
+
+@SETTINGS
+@given(views(FLOATS + INTS, (3, 5)), st.sampled_from(["linear", "nearest"]),
+       st.sampled_from(["nchw", "nhwc"]), st.integers(0, 5))
+def test_resample(case, mode, layout, size):
+    view, label = case
+    _check(lambda a: dnnl.resample(a, size, mode=mode, layout=layout), view, label)
+
+
+@SETTINGS
+@given(views(FLOATS + INTS, (3, 5)), st.sampled_from(["linear", "nearest"]),
+       st.sampled_from(["nchw", "nhwc"]), st.integers(0, 5))
+def test_resample_backward(case, mode, layout, size):
+    view, label = case
+    _check(lambda a: dnnl.resample_backward(a, size, mode=mode, layout=layout), view, label)
+
+
+@SETTINGS
+@given(views(FLOATS + INTS, (1, 4)))
+def test_from_array(case):
+    # a memory shares the view's bytes, so it is made or refused, never a copy
+    view, label = case
+    if view.ndim == 0:
+        return
+    try:
+        mem = dnnl.memory.from_array(view)
+    except dnnl.error as e:
+        assert not view.dtype.isnative or view.size and (
+            any(s < 0 or s % view.itemsize for n, s in zip(view.shape, view.strides) if n > 1)
+            or not dnnl._inputs.describable(view.shape, view.strides, view.itemsize)), \
+            "%s refused: %s" % (label, e)
+        return
+    assert view.dtype.isnative, label
+    if view.size:
+        assert mem.get_data_handle() == view.__array_interface__["data"][0], label
+    _same(np.asarray(mem), _contiguous(view), label)
+
+
+# ------------------------------------------------------------------ the cases of issue 28
+def test_big_endian_is_read_as_big_endian():
+    be = np.array([1.0, 2.0, 3.0], dtype=">f4")
+    assert dnnl.quantize(be, 0.5).tolist() == [2, 4, 6]
+    assert np.asarray(dnnl.convert(be, "a")).tolist() == [1.0, 2.0, 3.0]
+    assert dnnl.dequantize(np.array([2, 4], ">i4"), 0.5).tolist() == [1.0, 2.0]
+    out = dnnl.resample(np.arange(8, dtype=">f4").reshape(1, 1, 8), 4)
+    assert out.dtype == np.float32 and out.tolist() == [[[0.5, 2.5, 4.5, 6.5]]]
+    with pytest.raises(dnnl.invalid_arguments, match=r"big-endian.*newbyteorder"):
+        dnnl.memory.from_array(be)
+    with pytest.raises(dnnl.invalid_arguments, match="byte order"):
+        dnnl.memory(dnnl.memory.desc([3], "f32", "a"), dnnl.default_engine(), be)
+
+
+def test_interleaved_strides_are_not_overlap():
+    x = np.arange(2 * 17 * 3 * 4, dtype=np.float32).reshape(2, 17, 3, 4)
+    for view in (x[:, ::2], x[:, :, ::2], x[..., ::3], x[..., ::-1], x[::-1, ::-3]):
+        c = np.ascontiguousarray(view)
+        assert np.array_equal(dnnl.quantize(view, 0.5), dnnl.quantize(c, 0.5))
+        assert np.array_equal(np.asarray(dnnl.convert(view, "nhwc")), c)
+        assert np.array_equal(dnnl.resample(view, 4), dnnl.resample(c, 4))
+    # from_array shares bytes: a view no descriptor holds is refused, truthfully
+    with pytest.raises(dnnl.invalid_arguments, match="interleave without overlapping"):
+        dnnl.memory.from_array(x[:, ::2])
+    with pytest.raises(dnnl.invalid_arguments, match="step backwards"):
+        dnnl.memory.from_array(x[..., ::-1])
+    with pytest.raises(dnnl.invalid_arguments, match="address the same element"):
+        dnnl.memory.from_array(np.lib.stride_tricks.as_strided(x, (4, 4), (8, 4)))
+    # strides that describe a layout are shared as they are
+    mem = dnnl.memory.from_array(x[:, 3:11, 1:])
+    assert mem.get_desc() == dnnl.memory.desc([2, 8, 2, 4], "f32", [204, 12, 4, 1])
+    assert np.array_equal(np.asarray(mem), x[:, 3:11, 1:])
+
+
+def test_overlap_is_exact():
+    from dnnl._inputs import overlaps
+    assert not overlaps((9, 3, 4), (24, 4, 1))              # x[:, ::2] of 17x3x4
+    assert not overlaps((2, 3), (3, 2))                     # 0 2 4 3 5 7
+    assert not overlaps((3, 3), (2, 3))                     # 0 2 4 3 5 7 6 8 10
+    assert overlaps((3, 3), (1, 2))                         # 0 + 2 == 2 + 0
+    assert overlaps((4, 4), (8, 4))
+    assert overlaps((3,), (0,))
+    assert not overlaps((5, 1, 0), (4, 0, 7))
+
+
+def test_empty_arrays():
+    f32 = np.float32
+    assert dnnl.quantize(np.zeros((0, 3), f32), 0.5).shape == (0, 3)
+    assert dnnl.dequantize(np.zeros((2, 0), np.int8), 0.5).dtype == f32
+    assert np.asarray(dnnl.convert(np.zeros((0, 3, 2, 2), f32), "nhwc")).shape == (0, 3, 2, 2)
+    out = dnnl.resample(np.zeros((0, 3, 4, 4), f32), (8, 8))
+    assert out.shape == (0, 3, 8, 8) and out.dtype == f32
+    assert dnnl.resample(np.ones((1, 2, 4, 4), f32), (0, 3)).shape == (1, 2, 0, 3)
+    with pytest.raises(dnnl.invalid_arguments, match="empty.*PyTorch and OpenCV"):
+        dnnl.resample(np.zeros((1, 1, 0, 4), f32), (2, 3))
+    with pytest.raises(dnnl.invalid_arguments, match="empty"):
+        dnnl.resample_backward(np.zeros((1, 1, 2, 3), f32), (0, 4))
+    # no output exists: nothing depends on the input, its gradient is 0
+    g = dnnl.resample_backward(np.zeros((1, 2, 0, 3), f32), (2, 2))
+    assert g.shape == (1, 2, 2, 2) and not g.any()
+
+
+def test_object_api_keeps_onednn_on_empty_spatial_input():
+    # oneDNN creates the primitive descriptor and its execution writes nothing
+    src = dnnl.memory.desc([1, 1, 0, 4], "f32", "nchw")
+    dst = dnnl.memory.desc([1, 1, 2, 3], "f32", "nchw")
+    pd = dnnl.resampling_forward.primitive_desc(
+        dnnl.default_engine(), dnnl.prop_kind.forward_inference,
+        dnnl.algorithm.resampling_linear, src, dst)
+    out = np.full((1, 1, 2, 3), 7, np.float32)
+    smem = dnnl.memory(src, dnnl.default_engine())
+    dmem = dnnl.memory.from_array(out)
+    dnnl.resampling_forward(pd).execute(dnnl.stream(dnnl.default_engine()),
+                                        {dnnl.DNNL_ARG_SRC: smem, dnnl.DNNL_ARG_DST: dmem})
+    assert (out == 7).all()
+
+
+def test_oversized_results_are_dnnl_errors():
+    with pytest.raises(dnnl.error) as e:
+        dnnl.resample(np.zeros((1, 1, 2, 2), np.float32), (2 ** 31, 2 ** 31))
+    assert isinstance(e.value, (dnnl.out_of_memory, dnnl.invalid_arguments))
+
+
+def test_array_likes_as_numpy_takes_them():
+    assert dnnl.quantize([1.0, 2.0], 0.5).tolist() == [2, 4]
+    assert dnnl.quantize(1.5, 0.5).shape == ()
+    assert dnnl.quantize(1.5, 0.5) == 3
+    assert dnnl.dequantize([2, 4], 0.5).tolist() == [1.0, 2.0]          # ints: int32
+    assert dnnl.dequantize((2, -4), 0.5).tolist() == [1.0, -2.0]
+    assert np.asarray(dnnl.convert([[1.0, 2.0]], "ba")).tolist() == [[1.0, 2.0]]
+    assert dnnl.resample([[[0.0, 1.0]]], 4).dtype == np.float32
+    with pytest.raises(dnnl.unimplemented, match="int64"):
+        dnnl.dequantize([2 ** 40], 0.5)                 # past int32: numpy's int64
+
+
+def test_messages_name_the_fix():
+    x = np.zeros((1, 16, 2, 2), np.float32)
+    with pytest.raises(dnnl.invalid_arguments, match="did you mean 'nChw16c'"):
+        dnnl.convert(x, "nchw16c")
+    with pytest.raises(dnnl.invalid_arguments, match="did you mean 'f32'"):
+        dnnl.convert(x, "nchw", "fp32")
+    img = np.zeros((4, 4, 3), np.float32)
+    with pytest.raises(dnnl.invalid_arguments, match=r"add the batch dim.*img\[None\]"):
+        dnnl.resample(img, (8, 8), layout="nhwc")
+
+
+def test_torch_views():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(2 * 16 * 5 * 6, dtype=torch.float32).reshape(2, 16, 5, 6)
+    for view in (t, t.contiguous(memory_format=torch.channels_last), t[:, ::2], t[..., 1:],
+                 t.transpose(2, 3), t[:, :, ::3, ::2], t.expand(2, 16, 5, 6)[:1].expand(3, -1, -1, -1),
+                 t.as_strided((2, 3, 4), (7, 1, 13))):
+        c = np.ascontiguousarray(view.numpy())
+        assert np.array_equal(dnnl.quantize(view, 0.5), dnnl.quantize(c, 0.5))
+        assert np.array_equal(np.asarray(dnnl.convert(view, "a" * 0 + ("abcd" if view.ndim == 4
+                                                                       else "abc"))), c)
+        if view.ndim >= 3:
+            assert np.array_equal(dnnl.resample(view, 3), dnnl.resample(c, 3))
+    if ml_dtypes is not None:
+        b = t.to(torch.bfloat16)[:, ::2]
+        want = dnnl.quantize(np.ascontiguousarray(b.float().numpy()).astype(ml_dtypes.bfloat16),
+                             0.5)
+        assert np.array_equal(dnnl.quantize(b, 0.5), want)
