@@ -95,8 +95,8 @@ def one_buffer(handle, nbytes, code, allocate):
     address = address_of(handle)
     if address == DNNL_MEMORY_ALLOCATE:
         data = allocate(nbytes) if nbytes else None
-        return [data, DNNL_MEMORY_ALLOCATE, 0 if data is None else data.__array_interface__["data"][0],
-                False]
+        address = 0 if data is None else data.__array_interface__["data"][0]
+        return [data, DNNL_MEMORY_ALLOCATE, address, False]
     if address is not None:
         check_ctypes_size(handle, nbytes)
         data = None
