@@ -1,7 +1,8 @@
 """``dnnl.capi``'s functions of memories with several buffers and host scalars.
 
-oneDNN 3.13's "v2" memory API: sparse descriptors (CSR, COO, packed), queries
-and sizes by buffer index, memories over several handles, and host scalars.
+oneDNN 3.13's "v2" memory API: sparse descriptors (CSR, COO, packed), the
+descriptor queries (``dnnl_memory_desc_query`` and its ``_v2`` by buffer
+index), sizes by buffer index, memories over several handles, and host scalars.
 Thin wrappers over ``dnnl.memory.desc.csr`` / ``coo`` / ``packed`` /
 ``host_scalar`` and ``dnnl.memory``, with the statuses oneDNN 3.13.2 returns
 (measured: ``tests/conformance/test_sparse_oracle.py``). ``dnnl.capi``
@@ -22,6 +23,7 @@ from dnnl._enums import format_kind as _fk
 from dnnl._enums import query as _q
 from dnnl._enums import sparse_encoding as _enc
 from dnnl._error import invalid as _invalid
+from dnnl._error import unimpl as _unimpl
 from dnnl._sparse import check_ndims as _check_ndims
 
 _P = ctypes.c_void_p
@@ -86,6 +88,39 @@ def dnnl_memory_desc_create_host_scalar(memory_desc, data_type):
     _new(memory_desc, "md", _desc.host_scalar(_i(data_type)))
 
 
+_DIMS_QUERIES = {_q.dims: "get_dims", _q.padded_dims: "get_padded_dims",
+                 _q.padded_offsets: "get_padded_offsets", _q.strides: "get_strides",
+                 _q.inner_blks: "get_inner_blks", _q.inner_idxs: "get_inner_idxs"}
+_BLOCKING_QUERIES = frozenset({_q.strides, _q.inner_blks, _q.inner_idxs,
+                               _q.inner_nblks_s32})
+
+
+@_api(wraps="md.get_ndims() / get_dims() / get_strides() ... by `what`")
+def dnnl_memory_desc_query(memory_desc, what, result):
+    """``dnnl_memory_desc_query(const_dnnl_memory_desc_t memory_desc, dnnl_query_t what,
+    void *result)``"""
+    md = _obj(memory_desc, "md", "memory_desc")
+    res = _b.out_address(result, "result")
+    w = _i(what)
+    if w in _BLOCKING_QUERIES and not md.is_blocked():
+        raise _invalid("query %d needs a blocked memory descriptor" % w)
+    if w in _DIMS_QUERIES:
+        vals = getattr(md, _DIMS_QUERIES[w])()
+        vals = vals + [0] * (_b.MAX_NDIMS - len(vals))
+        return _put(res, _P, _b.keep_array(memory_desc, w, _I64, vals))
+    if w == _q.ndims_s32:
+        return _put(res, ctypes.c_int32, md.get_ndims())
+    if w == _q.data_type:
+        return _put(res, _INT, int(md.get_data_type()))
+    if w == _q.submemory_offset_s64:
+        return _put(res, _I64, md.get_submemory_offset())
+    if w == _q.format_kind:
+        return _put(res, _INT, int(md.get_format_kind()))
+    if w == _q.inner_nblks_s32:
+        return _put(res, ctypes.c_int32, md.get_inner_nblks())
+    raise _unimpl("query %d is not a memory descriptor query" % w)
+
+
 @_api(wraps="md.get_sparse_encoding() / get_nnz() / get_num_handles() / "
             "query_data_type(index), else as dnnl_memory_desc_query")
 def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
@@ -107,8 +142,7 @@ def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
         return _put(res, _INT, int(md.query_data_type(i)))
     if w == _q.num_handles_s32:
         return _put(res, ctypes.c_int32, md.get_num_handles())
-    from dnnl import capi      # the blocked queries (dnnl.capi imports this module)
-    return capi.dnnl_memory_desc_query._fn(memory_desc, what, result)
+    return dnnl_memory_desc_query._fn(memory_desc, what, result)
 
 
 @_api("size_t", 0, "md.get_size(index)")

@@ -952,40 +952,8 @@ def dnnl_memory_desc_permute_axes(out_memory_desc, in_memory_desc, permutation):
     _new_out(out_memory_desc, "md", md.permute_axes(perm))
 
 
-_DIMS_QUERIES = {_q.dims: "get_dims", _q.padded_dims: "get_padded_dims",
-                 _q.padded_offsets: "get_padded_offsets", _q.strides: "get_strides",
-                 _q.inner_blks: "get_inner_blks", _q.inner_idxs: "get_inner_idxs"}
-_BLOCKING_QUERIES = frozenset({_q.strides, _q.inner_blks, _q.inner_idxs,
-                               _q.inner_nblks_s32})
-
-
-@_api(wraps="md.get_ndims() / get_dims() / get_strides() ... by `what`")
-def dnnl_memory_desc_query(memory_desc, what, result):
-    """``dnnl_memory_desc_query(const_dnnl_memory_desc_t memory_desc, dnnl_query_t what,
-    void *result)``"""
-    md = _obj(memory_desc, "md", "memory_desc")
-    res = _b.out_address(result, "result")
-    w = _i(what)
-    if w in _BLOCKING_QUERIES and not md.is_blocked():
-        raise _invalid("query %d needs a blocked memory descriptor" % w)
-    if w in _DIMS_QUERIES:
-        vals = getattr(md, _DIMS_QUERIES[w])()
-        vals = vals + [0] * (_b.MAX_NDIMS - len(vals))
-        return _b.put(res, _P, _b.keep_array(memory_desc, w, _I64, vals))
-    if w == _q.ndims_s32:
-        return _b.put(res, ctypes.c_int32, md.get_ndims())
-    if w == _q.data_type:
-        return _b.put(res, _INT, int(md.get_data_type()))
-    if w == _q.submemory_offset_s64:
-        return _b.put(res, _I64, md.get_submemory_offset())
-    if w == _q.format_kind:
-        return _b.put(res, _INT, int(md.get_format_kind()))
-    if w == _q.inner_nblks_s32:
-        return _b.put(res, ctypes.c_int32, md.get_inner_nblks())
-    raise _unimpl("query %d is not a memory descriptor query" % w)
-
-
-from dnnl._capi_memory_v2 import dnnl_memory_desc_query_v2  # noqa: E402
+# the queries: dnnl/_capi_memory_v2.py
+from dnnl._capi_memory_v2 import dnnl_memory_desc_query, dnnl_memory_desc_query_v2  # noqa: E402,E501
 
 
 @_api("int", 0, "md == other")
