@@ -45,7 +45,7 @@ _MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from the
 _INTS = frozenset((int,))
 
 
-class desc:
+class desc(_sparse.buffer_queries):
     """A memory descriptor, as ``dnnl::memory::desc``.
 
     ``desc()`` is the zero descriptor; ``desc(dims, data_type, tag)`` lays out
@@ -183,14 +183,6 @@ class desc:
     def get_dims(self):
         return list(self.dims)
 
-    def get_data_type(self, index=0):
-        """The data type of buffer ``index``; ``undef`` where there is none."""
-        index = _args.integer(index, "index")
-        try:
-            return self.query_data_type(index)
-        except error:
-            return data_type.undef
-
     def get_format_kind(self):
         return self.format_kind
 
@@ -236,13 +228,7 @@ class desc:
     @staticmethod
     def csr(dims, dt, nnz, index_dt, pointer_dt, allow_empty=False):
         """A CSR sparse descriptor: ``nnz`` values, their column indices
-        (``index_dt``) and ``dims[0] + 1`` row pointers (``pointer_dt``).
-
-        >>> import dnnl
-        >>> md = dnnl.memory.desc.csr([16, 32], "f32", 40, "s32", "s32")
-        >>> md.get_num_handles(), [md.get_size(i) for i in range(3)]
-        (3, [160, 160, 68])
-        """
+        (``index_dt``) and ``dims[0] + 1`` row pointers (``pointer_dt``)."""
         return _made(allow_empty, sparse_md, dims, dt, nnz, sparse_encoding.csr,
                      (index_dt, pointer_dt))
 
@@ -261,28 +247,6 @@ class desc:
     def host_scalar(dt):
         """One value of ``dt`` on the host (a scale or zero point ``is_on_host``)."""
         return host_scalar_md(_dtypes.as_data_type(dt))
-
-    def get_num_handles(self):
-        """Buffers a memory of this descriptor has (1 unless sparse)."""
-        return self.sparse.num_handles(self.ndims) if self.sparse else 1
-
-    def get_nnz(self):
-        """Non-zero values of a sparse descriptor (0 for others, as in C++)."""
-        return self.sparse.nnz if self.sparse else 0
-
-    def get_sparse_encoding(self):
-        return self.sparse.encoding if self.sparse else sparse_encoding.undef
-
-    def query_data_type(self, index=0):
-        """``dnnl_memory_desc_query_v2(data_type, index)``: buffer ``index``'s data
-        type (values, then metadata); invalid_arguments where oneDNN returns it."""
-        index = _args.integer(index, "index")
-        dt = _sparse.metadata_type(self, index) if self.sparse else \
-            self.data_type if index <= 0 else None
-        if dt is None:
-            raise invalid("buffer %d is not a buffer of %r (it has %d)"
-                          % (index, self, self.get_num_handles()))
-        return dt
 
     # -- offsets (extensions: oneDNN keeps these internal) ----------------------
     def element_offset(self, index):

@@ -4,7 +4,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dnnl._enums import data_type, format_kind, format_tag, sparse_encoding
-from dnnl._sparse import sparse_desc
+from dnnl._sparse import buffer_queries, sparse_desc
 from dnnl._enums import data_type as _dt
 from dnnl._enums import format_kind as _fk
 
@@ -16,7 +16,7 @@ MAX_NDIMS: int
 RUNTIME: int
 RUNTIME_SIZE: int
 
-class desc:
+class desc(buffer_queries):
     ndims: int
     dims: tuple[int, ...]
     data_type: _dt

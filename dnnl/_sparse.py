@@ -14,9 +14,9 @@ cases were measured on oneDNN 3.13.2.
 """
 import struct
 
-from dnnl import _dtypes
+from dnnl import _args, _dtypes
 from dnnl._enums import data_type, sparse_encoding
-from dnnl._error import unimpl
+from dnnl._error import error, invalid, unimpl
 
 _SIZE_T = 2 ** 64
 
@@ -144,3 +144,41 @@ def metadata_type(md, index):
     if not 0 <= at <= _MD_BYTES - 4:
         return None
     return as_metadata_type(struct.unpack_from("<i", _image(md), at)[0])
+
+
+class buffer_queries:
+    """``memory.desc``'s queries by buffer (``dnnl_memory_desc_query_v2``):
+    what a descriptor answers about its buffers, sparse or not."""
+
+    __slots__ = ()
+
+    def get_num_handles(self):
+        """Buffers a memory of this descriptor has (1 unless sparse)."""
+        return self.sparse.num_handles(self.ndims) if self.sparse else 1
+
+    def get_nnz(self):
+        """Non-zero values of a sparse descriptor (0 for others, as in C++)."""
+        return self.sparse.nnz if self.sparse else 0
+
+    def get_sparse_encoding(self):
+        """The sparse encoding (``undef`` for a descriptor that is not sparse)."""
+        return self.sparse.encoding if self.sparse else sparse_encoding.undef
+
+    def query_data_type(self, index=0):
+        """``dnnl_memory_desc_query_v2(data_type, index)``: buffer ``index``'s data
+        type (values, then metadata); invalid_arguments where oneDNN returns it."""
+        index = _args.integer(index, "index")
+        dt = metadata_type(self, index) if self.sparse else \
+            self.data_type if index <= 0 else None
+        if dt is None:
+            raise invalid("buffer %d is not a buffer of %r (it has %d)"
+                          % (index, self, self.get_num_handles()))
+        return dt
+
+    def get_data_type(self, index=0):
+        """The data type of buffer ``index``; ``undef`` where there is none."""
+        index = _args.integer(index, "index")
+        try:
+            return self.query_data_type(index)
+        except error:
+            return data_type.undef
