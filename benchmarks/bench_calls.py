@@ -18,6 +18,13 @@ All contenders run in one process. A sample times ours and every peer back
 to back, in an order that rotates from sample to sample; a contender's time
 in a sample is the median over ``--repeats`` batches of calls, a batch
 sized to take about ``--batch-ms`` (one call when a call takes longer).
+With ``--inputs`` the rows are the array functions on the inputs users
+hold, each against the same call on a C-contiguous native numpy array of the
+same values (the peer "contiguous"): a strided view (every other channel), a
+transposed array (channels last seen as NCHW), a big-endian array, a torch
+tensor and a torch ``channels_last`` tensor. Ours / contiguous is what a
+view costs over the plain call.
+
 Before each batch of a large row the caches are written over and the threads
 left to sleep (``bench_rows.settle``). Each row prints the median over the
 samples of ours and of each peer, and ours / best peer as the median and
@@ -27,6 +34,7 @@ program.
 """
 import argparse
 import fnmatch
+import importlib.machinery
 import json
 import os
 import platform
@@ -52,6 +60,16 @@ SCALE = 1 / 16
 # (shape of x, resampling's input, resampling's output size)
 SHAPES = {"small": ((1, 16, 7, 7), (1, 16, 7, 7), (14, 14)),
           "big": ((32, 64, 56, 56), (8, 64, 56, 56), (112, 112))}
+
+
+def checkout_first():
+    """This checkout's dnnl before an installed one, when it is built in place
+    (its kernels compiled for this Python): an unbuilt tree would shadow the
+    installed package."""
+    kernels = os.path.join(ROOT, "dnnl", "_kernels")
+    if any(os.path.exists(os.path.join(kernels, "offsets" + suffix))
+           for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+        sys.path.insert(0, ROOT)
 
 
 def load_peers(threads):
@@ -241,6 +259,56 @@ def build(dnnl, mods, rid, rng):
     return Row(rid, title, ours, peers, notes, large=size == "big" and op not in CONSTRUCTORS)
 
 
+INPUT_OPS = ("convert", "quantize", "dequantize", "resample")
+INPUT_KINDS = ("strided", "transposed", "bigendian", "torch", "torch_cl")
+INPUT_ROWS = tuple("%s.%s.%s" % (size, op, kind) for size in ("small", "big")
+                   for op in INPUT_OPS for kind in INPUT_KINDS)
+
+
+def input_view(kind, x, torch):
+    """``x``'s values held as ``kind``: (the input, or None when torch is
+    absent)."""
+    if kind == "strided":       # every other channel of an array twice as deep
+        wide = np.repeat(x, 2, axis=1)
+        return wide[:, ::2]
+    if kind == "transposed":    # NHWC memory seen as NCHW
+        return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    if kind == "bigendian":
+        return x.astype(x.dtype.newbyteorder(">"))
+    if torch is None:
+        return None
+    t = torch.from_numpy(np.ascontiguousarray(x))
+    return t if kind == "torch" else t.contiguous(memory_format=torch.channels_last)
+
+
+def build_input(dnnl, mods, rid, rng):
+    """The row ``size.op.kind``: ours on the input ``kind``, the peer the same
+    call on a C-contiguous copy."""
+    size, op, kind = rid.split(".")
+    shape = SHAPES[size][1 if op == "resample" else 0]
+    if op == "dequantize":
+        x = rng.integers(-128, 128, shape, dtype=np.int8)
+        if kind == "bigendian":
+            x = x.astype(np.int32)
+    else:
+        x = rng.standard_normal(shape, dtype=np.float32)
+    call = {"convert": lambda a: dnnl.convert(a, "nhwc"),
+            "quantize": lambda a: dnnl.quantize(a, SCALE),
+            "dequantize": lambda a: dnnl.dequantize(a, SCALE),
+            "resample": lambda a: dnnl.resample(a, SHAPES[size][2])}[op]
+    view = input_view(kind, x, mods.get("torch"))
+    dims = "x".join(map(str, shape))
+    title = "%s %s %s" % (op, kind, dims)
+    if view is None:
+        return Row(rid, title, None, {}, ["torch absent"], large=size == "big")
+    plain = np.ascontiguousarray(x)
+    got, want = np.asarray(call(view)), np.asarray(call(plain))
+    notes = [] if np.array_equal(got, want, equal_nan=True) \
+        else ["CHECK FAILED: the view's result differs"]
+    peers = {"contiguous": ("the same call on a C-contiguous copy", lambda: call(plain))}
+    return Row(rid, title, lambda: call(view), peers, notes, large=size == "big")
+
+
 def batch_size(fn, target):
     """Calls per batch so that a batch takes about ``target`` seconds."""
     fn()
@@ -291,12 +359,12 @@ def fmt(t):
                 if v < 10 else "%.*f %s" % (1 if v < 100 else 0, v, unit)
 
 
-def select(patterns):
-    """The rows matching any comma-separated glob (``small.*``, ``*resample*``);
-    a pattern without a wildcard matches as a substring."""
+def select(patterns, rows=ROWS):
+    """The ``rows`` matching any comma-separated glob (``small.*``,
+    ``*resample*``); a pattern without a wildcard matches as a substring."""
     pats = [p if any(c in p for c in "*?[") else "*%s*" % p
             for p in patterns.split(",") if p]
-    return [r for r in ROWS if any(fnmatch.fnmatchcase(r, p) for p in pats)]
+    return [r for r in rows if any(fnmatch.fnmatchcase(r, p) for p in pats)]
 
 
 def main():
@@ -315,14 +383,18 @@ def main():
     ap.add_argument("--batch-ms", type=float, default=2.0,
                     help="the time one batch of calls should take")
     ap.add_argument("--json", metavar="FILE", help="also write every sample here")
+    ap.add_argument("--inputs", action="store_true",
+                    help="the array functions on views, big-endian arrays and torch tensors "
+                         "against the same call on a contiguous numpy array (rows: "
+                         + ", ".join(INPUT_ROWS) + ")")
     args = ap.parse_args()
-    names = select(args.rows)
+    rows = INPUT_ROWS if args.inputs else ROWS
+    names = select(args.rows, rows)
     if not names:
-        ap.error("no row matches %r; rows: %s" % (args.rows, ", ".join(ROWS)))
+        ap.error("no row matches %r; rows: %s" % (args.rows, ", ".join(rows)))
     if args.threads:
         os.environ["OMP_NUM_THREADS"] = str(args.threads)
-    # this checkout's dnnl, built in place, before any installed one
-    sys.path.insert(0, ROOT)
+    checkout_first()
     import dnnl
     threads = args.threads or os.cpu_count() or 1
     mods = load_peers(threads)
@@ -348,11 +420,16 @@ def main():
     rng = np.random.default_rng(0)
     cols = ["numpy"] + (["torch"] if torch else []) + (["torch f*s"] if torch and any(
         r.endswith(".dequantize") for r in names) else []) + (["cv2"] if cv2 else [])
+    if args.inputs:
+        cols = ["contiguous"]
     head = "%-44s %9s" % ("row", "ours") + "".join(" %9s" % c for c in cols)
     print(head + "   ours/best [q1, q3]  best")
     results, legend = [], {}
     for rid in names:
-        row = build(dnnl, mods, rid, rng)
+        row = (build_input if args.inputs else build)(dnnl, mods, rid, rng)
+        if row.ours is None:
+            print("%-44s   (%s)" % (row.title, "; ".join(row.notes)))
+            continue
         samples = args.samples or (9 if rid.startswith("big.") else 21)
         fns = {"ours": row.ours}
         fns.update((k, fn) for k, (_, fn) in row.peers.items())

@@ -400,6 +400,9 @@ def strides_check(md, size_check=True):
             continue
         last = d
         if s < min_stride:
+            if block_size == 1 and overlaps(md.padded_dims, md.strides):
+                raise invalid("strides %s overlap: two indices address one element"
+                              % _args.short(list(md.strides)))
             raise invalid("strides %s: oneDNN needs each stride (smallest first) at least "
                           "the one before it times that dim's size, here %d < %d (the "
                           "check of dnnl_memory_desc_create_with_strides)"
@@ -411,6 +414,30 @@ def strides_check(md, size_check=True):
         min_stride = s * outer[d]
     if size_check and last is not None and outer[last] * md.strides[last] * md.data_type_size() > _SIZE_MAX:
         raise invalid("the layout's byte size overflows size_t")
+
+
+def overlaps(shape, strides, limit=1 << 22):
+    """Whether two indices of a layout of ``shape`` and ``strides`` address
+    the same element. Exact: True or False when each stride clears the
+    extent of the smaller ones (no overlap) or there are at most ``limit``
+    elements (their sorted addresses compared); else None, unknown."""
+    walk = sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1)
+    extent = 0
+    for s, n in walk:
+        if s <= extent:
+            break
+        extent += s * (n - 1)
+    else:
+        return False
+    count = int(np.prod(shape, dtype=np.int64))
+    if count > limit:
+        return None
+    addresses = np.zeros(1, np.int64)
+    for s, n in walk:
+        addresses = (addresses[:, None] + np.arange(n, dtype=np.int64) * s).reshape(-1)
+    addresses.sort()
+    return bool((addresses[1:] == addresses[:-1]).any())
+
 
 
 # -- creation --------------------------------------------------------------------

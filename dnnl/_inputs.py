@@ -17,16 +17,51 @@ import sys
 
 import numpy as np
 
+from dnnl._desc import overlaps
 from dnnl._error import invalid
-from dnnl._interop import as_numpy
+from dnnl._interop import as_numpy, plain_tag
 
 _INT32 = np.iinfo(np.int32)
 
 
-class Misaligned(Exception):
-    """Raised by a prepared call given data that is not aligned to its
-    element (a buffer sliced at an odd byte): the caller runs the call again
-    on an aligned copy."""
+def _tensor_type():
+    torch = sys.modules.get("torch")     # never imported here: only asked if loaded
+    return None if torch is None else torch.Tensor
+
+
+def is_tensor(x):
+    """Whether ``x`` is a torch tensor (its type read, not ``isinstance``:
+    that would ask a tensor for its ``__class__``, a torch attribute
+    lookup)."""
+    return type(x) is _tensor_type()
+
+
+def tensor_meta(x):
+    """``(shape, strides in elements, torch dtype, address)`` of a CPU torch
+    tensor outside autograd, without a negative view, at an address aligned
+    to 8 bytes, read from torch alone (no numpy view is made: that costs
+    more than the rest of a small call); None for anything else."""
+    if type(x) is not _tensor_type() or not x.is_cpu or x.requires_grad or x.is_neg():
+        return None
+    address = x.data_ptr()
+    if address & 7:         # maybe not aligned to its element: numpy's view checks
+        return None
+    return x.shape, x.stride(), x.dtype, address
+
+
+def tensor_numpy(x):
+    """``x.numpy()`` for a torch tensor that has one (on the CPU, of a type
+    numpy has, outside autograd), else None: its cheapest numpy view. Only
+    ``type(x)`` is read first: ``isinstance`` would ask a tensor for its
+    ``__class__``, which costs torch's attribute lookup."""
+    if type(x) is not _tensor_type():
+        return None
+    if x.is_neg() or x.is_conj():   # lazy views whose bytes are not their values
+        x = x.resolve_neg().resolve_conj()
+    try:
+        return x.numpy()
+    except (TypeError, RuntimeError):    # bf16, autograd, a device: DLPack's turn
+        return None
 
 
 def array_of(x):
@@ -39,20 +74,21 @@ def array_of(x):
     int64, which no oneDNN primitive takes) become int32 when every value
     fits it.
     """
+    a = tensor_numpy(x)
+    if a is not None:
+        return a
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, (list, tuple, int, float, bool, np.generic)):
-        a = np.asarray(x)
+        try:
+            a = np.asarray(x)
+        except (ValueError, TypeError, OverflowError) as exc:  # ragged, mixed...
+            raise invalid("cannot make an array of this %s: %s"
+                          % (type(x).__name__, exc)) from None
         if a.dtype == np.int64 and not isinstance(x, np.generic) and (
                 a.size == 0 or _INT32.min <= a.min() and a.max() <= _INT32.max):
             a = a.astype(np.int32)
         return a
-    torch = sys.modules.get("torch")
-    if torch is not None and type(x) is torch.Tensor:
-        try:
-            return x.numpy()        # a view; refused for bf16, autograd, devices...
-        except (TypeError, RuntimeError):
-            pass                    # ... which DLPack (or its refusal) handles
     return as_numpy(x)
 
 
@@ -82,6 +118,44 @@ def describable(shape, strides, itemsize):
     return True
 
 
+def dense_copy(a, dtype):
+    """``a`` copied into a new dense array of ``dtype`` in ``a``'s axis order
+    (numpy's ``order="K"``: a transposed view stays transposed, so the copy
+    and the kernel after it both stream). A prepared call and its first
+    run make their copies here alike: the layout follows from the strides
+    alone."""
+    return np.array(a, dtype, order="K")
+
+
+def memory_order(a):
+    """The axes of ``a`` from outermost to innermost in memory when ``a`` is
+    dense in an order other than C's (a transpose, a channels-last tensor),
+    else None. Results follow it, as numpy's elementwise operations and
+    PyTorch's memory formats do."""
+    if a.ndim < 2 or a.size == 0 or a.flags.c_contiguous:
+        return None
+    item = a.itemsize
+    if any(s < 0 or s % item for n, s in zip(a.shape, a.strides) if n > 1):
+        return None
+    name = plain_tag(a.shape, [s // item if n > 1 else 0 for n, s in zip(a.shape, a.strides)])
+    if name is None:
+        return None
+    order = tuple(ord(ch) - ord("a") for ch in name)
+    return None if order == tuple(range(a.ndim)) else order
+
+
+def layout_of_result(shape, order):
+    """``(allocation shape, axes)``: a result of ``shape`` in memory order
+    ``order`` is ``np.empty(allocation shape).transpose(axes)`` (``axes``
+    None: C order)."""
+    if order is None:
+        return tuple(shape), None
+    axes = [0] * len(order)
+    for position, d in enumerate(order):
+        axes[d] = position
+    return tuple(shape[d] for d in order), tuple(axes)
+
+
 def copy_dtype(a, wide_to_f32=False):
     """The dtype to copy ``a`` into (C-contiguous) before a kernel reads it,
     or None when the kernels read ``a`` as it is.
@@ -100,29 +174,6 @@ def copy_dtype(a, wide_to_f32=False):
     if a.flags.c_contiguous or describable(a.shape, a.strides, dtype.itemsize):
         return None
     return want
-
-
-def overlaps(shape, strides, limit=1 << 22):
-    """Whether two indices of a view address the same element: exact (two
-    sorted address lists compared) up to ``limit`` elements; past it True
-    unless each stride clears the extent of the smaller ones, a sufficient
-    test."""
-    walk = sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1)
-    extent = 0
-    for s, n in walk:
-        if s <= extent:
-            break
-        extent += s * (n - 1)
-    else:
-        return False
-    count = int(np.prod(shape, dtype=np.int64))
-    if count > limit:
-        return True
-    addresses = np.zeros(1, np.int64)
-    for s, n in walk:
-        addresses = (addresses[:, None] + np.arange(n, dtype=np.int64) * s).reshape(-1)
-    addresses.sort()
-    return bool((addresses[1:] == addresses[:-1]).any())
 
 
 def refuse_for_memory(a):

@@ -96,7 +96,10 @@ def as_numpy(x):
         return np.asarray(memoryview(x))
     except (TypeError, ValueError, NotImplementedError):
         raise invalid("expected a numpy array, a buffer or a __dlpack__ producer, "
-                      "not %s" % type(x).__name__) from None
+                      "not %s%s" % (type(x).__name__, ": a memory shares an array's buffer, "
+                                    "pass np.asarray(x) for one"
+                                    if isinstance(x, (list, tuple, int, float)) else "")
+                      ) from None
 
 
 def _element_strides(a):

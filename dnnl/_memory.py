@@ -498,9 +498,15 @@ class memory:
         Raises
         ------
         dnnl.error
-            ``invalid_arguments``: not an array, a 0-d array, a dtype oneDNN does
-            not have, negative strides, a blocked tag (use :func:`convert`) or a
-            tag that does not match the strides.
+            ``invalid_arguments``: not an array (a list has no buffer to
+            share: ``np.asarray`` it), a 0-d array, a dtype oneDNN does not
+            have, the other byte order (big-endian), strides no oneDNN
+            descriptor holds (negative steps; steps that are not element
+            multiples; strides that break oneDNN's rule, each at least the
+            next smaller one times its dim), a blocked tag (use
+            :func:`convert`) or a tag that does not match the strides. Each
+            message names the copy to pass instead; the array functions
+            read all of these as they are (docs/arrays.md).
 
         Examples
         --------

@@ -32,8 +32,9 @@ from dnnl._desc import desc
 from dnnl._engine import stream
 from dnnl._enums import C, algorithm, data_type, prop_kind, status
 from dnnl._error import error, invalid, invalid_type, out_of_memory, unimpl, wrong_type
-from dnnl._inputs import array_of, copy_dtype
-from dnnl._interop import _ENGINE, array_desc, byte_span, default_engine, plain_tag
+from dnnl._inputs import (array_of, copy_dtype, dense_copy, is_tensor, layout_of_result,
+                          memory_order, tensor_meta)
+from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._keys import remember
 from dnnl._kernels.offsets import data_address as _address
@@ -53,6 +54,42 @@ def as_numpy(x):
         _dtypes.require_ml_dtypes(x._md.data_type)    # else raw codes, not values
         return x.__array__()
     return _as_numpy(x)
+
+
+# Heads the keys of torch tensors' calls: their shapes, strides (in elements)
+# and dtypes are torch's own, read without making a numpy view.
+_TENSOR = object()
+
+
+def _run_prepared(x, parts, wide, make, args):
+    """Run on ``x`` the prepared call defined by ``parts`` (the operation
+    and its options) and ``x``'s shape, strides and dtype.
+
+    At the first call of a definition, ``make(a)`` prepares it for an array
+    ``a`` the kernels read as it is: ``x`` itself, or its
+    :func:`dnnl._inputs.dense_copy` (float64 rounded to f32 with ``wide``),
+    which every later call then makes too (:class:`_CopyFirst`). A torch
+    tensor finds its call by torch's own shape, strides and dtype and runs
+    at its address; ``args`` follow the input in the run."""
+    tensor = tensor_meta(x) if type(x) is not np.ndarray else None
+    if tensor is not None:
+        tkey = _call_key(_TENSOR, tensor[0], tensor[1], tensor[2], settings.key, *parts)
+        call = _prepared.get(tkey) if tkey is not None else None
+        if call is not None:
+            return call.run_at(tensor[3], x, *args)
+    if type(x) is not np.ndarray:
+        x = array_of(x)
+    key = _call_key(x.shape, x.strides, x.dtype, settings.key, *parts)
+    call = _prepared.get(key) if key is not None else None
+    if call is None:
+        def prepare():
+            copy = copy_dtype(x, wide)
+            call = make(x if copy is None else dense_copy(x, copy))
+            return call if copy is None else _CopyFirst(call, copy)
+        call = _prepared_call(key, prepare)
+    if tensor is not None and tkey is not None and type(call) in _DIRECT:
+        remember(_prepared, tkey, call, _PREPARED_MAX)      # the tensor's next calls
+    return call.run(x, *args)
 
 
 def _check_input(a):
@@ -95,6 +132,7 @@ _INTEGRAL = _dtypes.INTEGRAL
 _prepared = {}          # call key -> prepared call (immutable, shared by threads)
 _PREPARED_MAX = 512     # then forget them all: the next calls prepare again
 _F32_MAX = float(np.finfo(np.float32).max)
+_INF = float("inf")
 
 
 def _prepared_call(key, prepare):
@@ -118,14 +156,17 @@ def _call_key(*parts):
     return parts
 
 
-def _empty(shape, dtype):
-    """A new result array; one too large is :class:`dnnl.out_of_memory`,
-    not numpy's ValueError or MemoryError."""
+def _empty(shape, dtype, axes=None):
+    """A new result array, ``np.empty(shape, dtype)`` seen through
+    ``transpose(axes)`` when ``axes`` is given (a result in its input's
+    memory order: :func:`dnnl._inputs.layout_of_result`). One too large is
+    :class:`dnnl.out_of_memory`, not numpy's ValueError or MemoryError."""
     try:
-        return np.empty(shape, dtype)
+        out = np.empty(shape, dtype)
     except (ValueError, MemoryError):
         raise out_of_memory(status.out_of_memory, "cannot allocate a result of shape %s "
                             "and type %s" % (short(list(shape)), np.dtype(dtype))) from None
+    return out if axes is None else out.transpose(axes)
 
 
 def aligned_copy(a):
@@ -149,9 +190,10 @@ def _address_aligned(a):
 
 
 class _CopyFirst:
-    """A prepared call whose input is copied first, once, into a C-contiguous
-    array of ``dtype`` (native order; f32 for float64 input): a foreign byte
-    order, an odd or negative stride, float64 rounded to f32."""
+    """A prepared call whose input is copied first, once, into a dense array
+    of ``dtype`` (native order; f32 for float64 input) in the input's axis
+    order (numpy's ``order="K"``): a foreign byte order, an odd or negative
+    stride, float64 rounded to f32."""
 
     __slots__ = ("call", "dtype")
 
@@ -159,7 +201,7 @@ class _CopyFirst:
         self.call, self.dtype = call, dtype
 
     def run(self, a, *rest):
-        return self.call.run(np.array(a, self.dtype, order="C"), *rest)
+        return self.call.run(dense_copy(a, self.dtype), *rest)
 
 
 class _Widened:
@@ -174,25 +216,31 @@ class _Widened:
     def run(self, *args):
         return self.call.run(*args).astype(np.float64)
 
+    def run_at(self, *args):
+        return self.call.run_at(*args).astype(np.float64)
+
 
 class _PreparedReorder:
     """One reorder of the array layer, made once: the primitive, its plan,
     the descriptors of its memories and the result's shape and type."""
 
     __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "dst_md", "dst_nbytes",
-                 "out_shape", "out_dtype", "quant", "dims", "per_tensor", "dst_side")
+                 "out_shape", "out_axes", "out_dtype", "quant", "dims", "per_tensor",
+                 "dst_side")
 
-    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None):
+    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None,
+                 out_axes=None):
         """``a``: an array of the call's definition the kernels read as it
         is, with at least one dim; ``dst_md`` the result's descriptor,
-        ``out_dtype`` its numpy type (None: the result is a memory) and
-        ``out_shape`` its shape (default ``a``'s)."""
+        ``out_dtype`` its numpy type (None: the result is a memory),
+        ``out_shape`` and ``out_axes`` how it is allocated (:func:`_empty`;
+        default ``a``'s shape, C order)."""
         src = from_array(a)
         self.src_md, self.src_nbytes = src._md, src._nbytes
         dims = self.dims = list(self.src_md.dims)
         self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
         self.out_shape = a.shape if out_shape is None else out_shape
-        self.out_dtype = out_dtype
+        self.out_axes, self.out_dtype = out_axes, out_dtype
         attr, self.quant = _quant_attr(dims, dst_md.data_type, scales, zero_points, axis)
         self.per_tensor = axis is None
         self.dst_side = dst_md.data_type in _INTEGRAL
@@ -204,12 +252,17 @@ class _PreparedReorder:
     def run(self, a, scales, zero_points):
         """Reorder ``a`` into a new result: a numpy array when the call has
         an ``out_dtype``, else a memory."""
-        plan = self.plan
         a, src = _address_aligned(a)
+        return self.run_at(src, a, scales, zero_points)
+
+    def run_at(self, src, a, scales, zero_points):
+        """:meth:`run` of the input ``a`` (an array or a torch tensor of the
+        call's definition) at the element-aligned address ``src``."""
+        plan = self.plan
         if self.out_dtype is None:
             dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
         else:
-            dst = _empty(self.out_shape, self.out_dtype)
+            dst = _empty(self.out_shape, self.out_dtype, self.out_axes)
             address = _address(dst)
         if plan is None or _verbose.exec_on:
             self._execute(a, dst, scales, zero_points)
@@ -241,6 +294,8 @@ class _PreparedReorder:
         """:meth:`run` through ``primitive.execute`` (verbose prints its line)."""
         if not isinstance(dst, memory):
             dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, dst)
+        if type(a) is not np.ndarray:
+            a = array_of(a)     # a tensor: its numpy view
         args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a),
                 _ARG_TO: dst}
         if self.quant is not None:
@@ -263,11 +318,15 @@ def _axis(axis, ndims):
 def _values(values, dims, ax, np_dtype, what):
     t = type(values)
     if ax is None and (t is float or t is int):     # the usual case, quickly
-        if np_dtype == np.float32:
+        if np_dtype == np.float32 and (-_F32_MAX <= values <= _F32_MAX or t is float and (
+                values != values or abs(values) == _INF)):     # NaN and inf are f32 too
             return np.array((values,), np.float32)
         if t is int and -2 ** 31 <= values < 2 ** 31:
             return np.array((values,), np.int32)
-    v = np.asarray(values)
+    try:
+        v = np.asarray(values)
+    except (ValueError, TypeError, OverflowError) as exc:    # a ragged list...
+        raise invalid("%s must be numbers: %s" % (what, exc)) from None
     if v.dtype.kind not in "biuf":
         raise invalid("%s must be numbers, not %s" % (what, v.dtype))
     v = v.reshape(-1)
@@ -282,7 +341,12 @@ def _values(values, dims, ax, np_dtype, what):
         if ((v < -2 ** 31) | (v > 2 ** 31 - 1)).any():
             raise invalid("%s must fit int32" % what)
         return v.astype(np.int64).astype(np.int32)
-    return v.astype(np.float32)
+    with np.errstate(over="ignore"):
+        f32 = v.astype(np.float32)
+    if (np.isinf(f32) & ~np.isinf(v)).any():
+        raise invalid("%s must be f32 numbers (oneDNN's scales are f32): %s overflows"
+                      % (what, short(v[np.isinf(f32) & ~np.isinf(v)][0])))
+    return f32
 
 
 _QUANT_MDS = {}     # (count, numpy type) -> the descriptor of a scales / zero points memory
@@ -385,28 +449,21 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    if type(x) is not np.ndarray:
+    if type(x) is not np.ndarray and not is_tensor(x):
         if isinstance(x, memory):
             return _convert_memory(x, tag, dtype, scales, zero_points, axis)
         if _dask.is_dask(x):
             return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
-        x = array_of(x)
-    key = _call_key("convert", x.shape, x.strides, x.dtype, tag, type(tag), dtype, type(dtype),
-                    scales is None, zero_points is None, axis, type(axis), settings.key)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def prepare():
-            copy = copy_dtype(x, wide_to_f32=True)
-            a = x if copy is None else np.array(x, copy, order="C")
-            _check_input(a)
-            ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
-            _no_f64_output(ddt, "convert")
-            md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None
-                      else ddt, tag)
-            call = _PreparedReorder(a, md, None, scales, zero_points, axis)
-            return call if copy is None else _CopyFirst(call, copy)
-        call = _prepared_call(key, prepare)
-    return call.run(x, scales, zero_points)
+
+    def make(a):
+        _check_input(a)
+        ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
+        _no_f64_output(ddt, "convert")
+        md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None else ddt, tag)
+        return _PreparedReorder(a, md, None, scales, zero_points, axis)
+    return _run_prepared(x, ("convert", tag, type(tag), dtype, type(dtype), scales is None,
+                             zero_points is None, axis, type(axis)),
+                         True, make, (scales, zero_points))
 
 
 def _convert_memory(src, tag, dtype, scales, zero_points, axis):
@@ -423,7 +480,7 @@ def _convert_memory(src, tag, dtype, scales, zero_points, axis):
     return dst
 
 
-def _numpy_out(shape, dt):
+def _numpy_out(shape, dt, order=None):
     _dtypes.require_ml_dtypes(dt)
     try:
         npdt = _dtypes.numpy_dtype(dt)
@@ -433,7 +490,8 @@ def _numpy_out(shape, dt):
             dt in _dtypes.FLOATING and npdt.kind in "iu"):
         raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
                       "which returns a memory" % dt.name)
-    return np.empty(shape, npdt)
+    alloc, axes = layout_of_result(shape, order)
+    return _empty(alloc, npdt, axes)
 
 
 def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
@@ -447,9 +505,10 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     Parameters
     ----------
     x : array_like or dnnl.memory
-        f32, f16 or bf16 values, any layout; float64 (and longdouble) is
-        rounded to f32 first (a copy), exactly as ``x.astype(np.float32)``; a
-        memory gives its logical values.
+        f32, f16 or bf16 values: any array, view, byte order, torch tensor,
+        list or number (docs/arrays.md, "Arrays as you hold them"); float64
+        (and longdouble) is rounded to f32 first (a copy), exactly as
+        ``x.astype(np.float32)``; a memory gives its logical values.
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -462,7 +521,22 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array of ``x``'s shape.
+        A new array of ``x``'s shape, native byte order, in ``x``'s memory
+        order when ``x`` is dense (a transpose, channels last), as numpy's
+        elementwise operations; else C-contiguous.
+
+    Raises
+    ------
+    dnnl.invalid_arguments
+        (also ``ValueError``) a non-integral ``dtype``; scales or zero
+        points of the wrong count or type, zero points not int32 integers;
+        ``axis`` out of range or given without scales and zero points; an
+        input that is not an array.
+    dnnl.unimplemented
+        (also ``NotImplementedError``) an input type no reorder takes
+        (int64: pass ``x.astype(np.int32)``).
+    dnnl.out_of_memory
+        (also ``MemoryError``) a result that cannot be allocated.
 
     Notes
     -----
@@ -503,7 +577,9 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     Parameters
     ----------
     q : array_like or dnnl.memory
-        s8, u8 or s32 values (a memory: its logical values).
+        s8, u8 or s32 values: any array, view, byte order, torch tensor,
+        list or number (Python integers become int32); a memory gives its
+        logical values.
     scale : float or array_like
         One scale, or one per index of ``axis``.
     zero_point : int or array_like, optional
@@ -511,13 +587,30 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     axis : int, optional
         The dim of per-channel quantization.
     dtype : data type, default "f32"
-        ``"f32"``, ``"f16"`` or ``"bf16"`` (with ml_dtypes). No kernel writes
-        f64: ask for f32 and ``.astype(np.float64)`` the result.
+        ``"f32"``, ``"f16"``, ``"bf16"`` (with ml_dtypes) or ``"f64"``
+        (``np.float64``): no kernel writes f64, so that result is the f32
+        one widened, exactly.
 
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array of ``q``'s shape.
+        A new array of ``q``'s shape, native byte order, in ``q``'s memory
+        order when ``q`` is dense (a transpose, channels last), as numpy's
+        elementwise operations; else C-contiguous.
+
+    Raises
+    ------
+    dnnl.invalid_arguments
+        (also ``ValueError``) floating-point input (it takes integer codes:
+        ``q.astype(np.int32)``, or :func:`quantize` the values); an integral
+        ``dtype``; scales or zero points of the wrong count or type; ``axis``
+        out of range or given without scales and zero points; an input that
+        is not an array.
+    dnnl.unimplemented
+        (also ``NotImplementedError``) an input type no reorder takes
+        (int64: pass ``q.astype(np.int32)``).
+    dnnl.out_of_memory
+        (also ``MemoryError``) a result that cannot be allocated.
 
     Examples
     --------
@@ -535,8 +628,7 @@ def _dequantize_check(a, ddt):
     """Refuse a dequantization of the array ``a`` into ``ddt`` it cannot be."""
     if ddt in _INTEGRAL:
         raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
-    _no_f64_output(ddt, "dequantize")
-    if a.ndim and _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
+    if _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
         raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
                       "q.astype(np.int32) for integer codes, or quantize values "
                       "with dnnl.quantize" % a.dtype)
@@ -552,36 +644,30 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
     array: checked and prepared once per definition."""
     function, rounds, check = op
-    if type(x) is np.ndarray:
-        a = x
-    elif isinstance(x, memory):
-        a = as_numpy(x)
-    elif _dask.is_dask(x):
-        return _dask.reorder(function, x, scales, zero_points, axis, dtype)
-    else:
-        a = array_of(x)
-    key = _call_key(function, a.shape, a.strides, a.dtype, dtype, type(dtype),
-                    scales is None, zero_points is None, axis, type(axis), settings.key)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def prepare():
-            copy = copy_dtype(a, wide_to_f32=rounds)
-            r = a if copy is None else np.array(a, copy, order="C")
-            _check_input(r)
-            ddt = _dtypes.as_data_type(dtype)
-            wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
-            if wide:
-                ddt = data_type.f32
-            check(r, ddt)
-            out = _numpy_out(r.shape, ddt)
-            one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
-            call = _PreparedReorder(one, from_array(out.reshape(one.shape))._md, out.dtype,
-                                    scales, zero_points, axis, r.shape)
-            if copy is not None:
-                call = _CopyFirst(call, copy)
-            return _Widened(call) if wide else call
-        call = _prepared_call(key, prepare)
-    return call.run(a, scales, zero_points)
+    if type(x) is not np.ndarray and not is_tensor(x):
+        if _dask.is_dask(x):
+            return _dask.reorder(function, x, scales, zero_points, axis, dtype)
+        if isinstance(x, memory):
+            x = as_numpy(x)         # its logical values
+
+    def make(r):
+        _check_input(r)
+        ddt = _dtypes.as_data_type(dtype)
+        wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
+        if wide:
+            ddt = data_type.f32
+        check(r, ddt)
+        order = memory_order(r)         # the result follows a dense input's order
+        out = _numpy_out(r.shape, ddt, order)
+        one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
+        alloc, axes = layout_of_result(r.shape, order)
+        call = _PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
+                                                else out)._md,
+                                out.dtype, scales, zero_points, axis, alloc, axes)
+        return _Widened(call) if wide else call
+    return _run_prepared(x, (function, dtype, type(dtype), scales is None,
+                             zero_points is None, axis, type(axis)),
+                         rounds, make, (scales, zero_points))
 
 
 # ------------------------------------------------------------------ resampling
@@ -622,23 +708,32 @@ class _PreparedResampling:
     the descriptors of its input and output and the output's shape and type."""
 
     __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "out_arg",
-                 "out_md", "out_nbytes", "out_shape", "out_dtype")
+                 "out_md", "out_nbytes", "out_shape", "out_axes", "out_dtype")
 
     def __init__(self, prim, in_arg, out_arg, src, dst, out):
         """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
-        ``out_arg``), ``dst`` over the numpy array ``out``."""
+        ``out_arg``), ``dst`` over the numpy array ``out``, whose memory
+        order the results keep."""
         self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
         self.in_arg, self.out_arg = in_arg, out_arg
         self.in_md, self.in_nbytes = src._md, src._nbytes
         self.out_md, self.out_nbytes = dst._md, dst._nbytes
-        self.out_shape, self.out_dtype = out.shape, out.dtype
+        self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
+        self.out_dtype = out.dtype
 
     def run(self, a):
         """Resample ``a`` (of this call's definition) into a new array."""
-        out = _empty(self.out_shape, self.out_dtype)
-        plan = self.plan
         a, src = _address_aligned(a)
+        return self.run_at(src, a)
+
+    def run_at(self, src, a):
+        """:meth:`run` of the input ``a`` (an array or a torch tensor of the
+        call's definition) at the element-aligned address ``src``."""
+        out = _empty(self.out_shape, self.out_dtype, self.out_axes)
+        plan = self.plan
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
+            if type(a) is not np.ndarray:
+                a = array_of(a)     # a tensor: its numpy view
             self.prim.execute(self.stream, {
                 self.in_arg: memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
                 self.out_arg: memory_over(self.out_md, _ENGINE, self.out_nbytes, out)})
@@ -660,6 +755,13 @@ class _Zeros:
     def run(self, a):
         return np.zeros(self.shape, self.dtype)
 
+    def run_at(self, address, a):
+        return self.run(a)
+
+
+# the calls that read their input where it is: a tensor's key may share them
+_DIRECT = (_PreparedReorder, _PreparedResampling, _Widened, _Zeros)
+
 
 def _value_key(v):
     """``v`` (sizes, factors) as part of a key: its values and their types,
@@ -676,22 +778,9 @@ def _resampling_call(what, x, mode, layout, prepare):
     once per definition, for an array ``a`` the kernels read: ``what``
     (operation, then the sizes' and factors' :func:`_value_key`), shape,
     strides, data type, mode and layout."""
-    if type(x) is np.ndarray:
-        a = x
-    elif isinstance(x, memory):
-        a = as_numpy(x)
-    else:
-        a = array_of(x)
-    key = _call_key(what, a.shape, a.strides, a.dtype, mode, type(mode), layout,
-                    type(layout), settings.key)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def make():
-            copy = copy_dtype(a, wide_to_f32=True)
-            call = prepare(a if copy is None else np.array(a, copy, order="C"))
-            return call if copy is None else _CopyFirst(call, copy)
-        call = _prepared_call(key, make)
-    return call.run(a)
+    if type(x) is not np.ndarray and not is_tensor(x) and isinstance(x, memory):
+        x = as_numpy(x)         # its logical values (dask: the callers')
+    return _run_prepared(x, (what, mode, type(mode), layout, type(layout)), True, prepare, ())
 
 
 def _check_empty(src_spatial, dst_spatial, backward):
@@ -728,7 +817,8 @@ def _logical(a, last):
 def _new_output(a, last, spatial):
     n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
     shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
-    return _empty(shape, a.dtype)
+    alloc, axes = layout_of_result(shape, memory_order(a))     # ``a``'s memory order
+    return _empty(alloc, a.dtype, axes)
 
 
 def _one_image(a, last, count):
@@ -792,7 +882,12 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         The output spatial size (one value for every spatial dim, or one per
         dim). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
-        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN.
+        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN;
+        the coordinates are then mapped by the sizes (``in / out``), not by
+        the factor. PyTorch's ``F.interpolate(x, scale_factor=f)`` maps by
+        ``1 / f`` unless ``recompute_scale_factor=True``: the two agree when
+        ``in * f`` is whole (``f = 2``); otherwise ours is
+        ``F.interpolate(x, scale_factor=f, recompute_scale_factor=True)``.
     mode : {"linear", "nearest"}
         ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
         PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
@@ -809,7 +904,10 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     Returns
     -------
     numpy.ndarray
-        A new C-contiguous array in the same layout and data type as ``x``.
+        A new array in the same layout and data type as ``x``, in ``x``'s
+        memory order when ``x`` is dense (an NHWC buffer seen as NCHW, a torch
+        ``channels_last`` tensor: PyTorch keeps the memory format too), else
+        C-contiguous.
 
     Raises
     ------
@@ -872,9 +970,9 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     Returns
     -------
     numpy.ndarray
-        ``diff_src``: a new C-contiguous array of the input's shape, in
-        ``diff_dst``'s data type; every element the f32 sum of the weighted
-        gradients that reach it.
+        ``diff_src``: a new array of the input's shape, in ``diff_dst``'s
+        data type and memory order (as :func:`resample`); every element the
+        f32 sum of the weighted gradients that reach it.
 
     Examples
     --------

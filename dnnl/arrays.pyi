@@ -10,8 +10,9 @@ from dnnl._memory import _SupportsDLPack, memory
 __all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
            "resample_backward", "plain_tag", "default_engine"]
 
-# numpy arrays, buffer-protocol objects, DLPack producers (torch, JAX...) and
-# dnnl memories.
+# numpy arrays, buffer-protocol objects, DLPack producers (torch, JAX...),
+# dnnl memories, and lists, tuples and numbers as np.asarray takes them
+# (npt.ArrayLike).
 _ArrayIn = Union[npt.ArrayLike, Buffer, _SupportsDLPack, memory]
 # ours, then PyTorch's names for the same rules
 _Mode = Literal["linear", "nearest", "bilinear", "trilinear", "nearest-exact"]
@@ -20,7 +21,7 @@ _FactorsIn = Union[float, Sequence[float], None]
 
 def default_engine() -> engine: ...
 def plain_tag(shape: Sequence[int], strides: Sequence[int]) -> str | None: ...
-def from_array(x: npt.ArrayLike | _SupportsDLPack | Buffer, tag: _TagLike | None = ...) -> memory: ...
+def from_array(x: npt.NDArray[Any] | _SupportsDLPack | Buffer, tag: _TagLike | None = ...) -> memory: ...
 class _DaskArray(Protocol):
     """A ``dask.array.Array`` (typed without importing dask): the array
     functions take one and return one (dnnl/_dask.py)."""

@@ -10,6 +10,7 @@ buffers), the result on the view equals, byte for byte, the result on
 them (``from_array`` cannot share a view no descriptor describes); the
 rest must compute.
 """
+import importlib.util
 import mmap
 
 import numpy as np
@@ -313,3 +314,125 @@ def test_torch_views():
         want = dnnl.quantize(np.ascontiguousarray(b.float().numpy()).astype(ml_dtypes.bfloat16),
                              0.5)
         assert np.array_equal(dnnl.quantize(b, 0.5), want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dnnl.quantize([[1.0, 2.0], [3.0]], 0.5),             # ragged: numpy refuses
+    lambda: dnnl.dequantize([1, "a"], 0.5),
+    lambda: dnnl.quantize(np.float32([1, 2]), 2.0 ** 200),       # not an f32 scale
+    lambda: dnnl.quantize(np.float32([1, 2]), [2.0 ** 200, 1.0], axis=0),
+    lambda: dnnl.convert(np.float32([1, 2]), "a", "s8", scales=[[0.5], [1, 2]]),
+    lambda: dnnl.resample(np.zeros((1, 1, 2, 2), np.float32), (2 ** 40, 2 ** 40)),
+    lambda: dnnl.quantize("abc", 0.5),
+    lambda: dnnl.memory.from_array([1.0, 2.0]),
+])
+def test_no_numpy_or_python_exception_escapes(call):
+    with pytest.raises(dnnl.error):
+        call()
+
+
+def test_results_follow_a_dense_inputs_memory_order():
+    # as numpy's elementwise operations and PyTorch's memory formats do
+    rng = np.random.default_rng(3)
+    nhwc = rng.standard_normal((2, 5, 6, 16)).astype(np.float32)
+    x = nhwc.transpose(0, 3, 1, 2)                  # NCHW dims over NHWC memory
+    q = dnnl.quantize(x, 0.25)
+    assert q.strides == (5 * 6 * 16, 1, 6 * 16, 16)
+    assert np.array_equal(q, dnnl.quantize(np.ascontiguousarray(x), 0.25))
+    d = dnnl.dequantize(q, 0.25)
+    assert d.transpose(0, 2, 3, 1).flags.c_contiguous
+    r = dnnl.resample(x, (10, 12))
+    assert r.shape == (2, 16, 10, 12) and r.transpose(0, 2, 3, 1).flags.c_contiguous
+    assert np.array_equal(r, dnnl.resample(np.ascontiguousarray(x), (10, 12)))
+    g = dnnl.resample_backward(r, (5, 6))
+    assert g.transpose(0, 2, 3, 1).flags.c_contiguous
+    f = np.asfortranarray(rng.standard_normal((7, 9)).astype(np.float32))
+    assert dnnl.quantize(f, 0.5).flags.f_contiguous
+    # a view with gaps, and a copy-first input, give C order
+    assert dnnl.quantize(x[:, ::2], 0.25).flags.c_contiguous
+    assert dnnl.quantize(np.ascontiguousarray(x).astype(">f4"), 0.25).flags.c_contiguous
+
+
+def test_torch_tensors_on_the_prepared_path():
+    # a tensor's prepared call reads its address each time: values written in
+    # place between calls, other tensors of one definition, and the tensors
+    # the fast path must not take (autograd, a negative view, an odd address)
+    torch = pytest.importorskip("torch")
+    t = torch.arange(2 * 3 * 4 * 4, dtype=torch.float32).reshape(2, 3, 4, 4)
+    first = dnnl.quantize(t, 0.5)
+    assert np.array_equal(first, dnnl.quantize(t.numpy().copy(), 0.5))
+    for _ in range(3):
+        t.mul_(-1)
+        assert np.array_equal(dnnl.quantize(t, 0.5), dnnl.quantize(t.numpy().copy(), 0.5))
+        other = torch.rand(2, 3, 4, 4) * 100
+        assert np.array_equal(dnnl.convert(other, "nhwc").array,
+                              other.numpy().transpose(0, 2, 3, 1))
+        assert np.array_equal(dnnl.resample(other, 8), dnnl.resample(other.numpy().copy(), 8))
+    with pytest.raises(dnnl.invalid_arguments, match="require"):
+        dnnl.quantize(t.clone().requires_grad_(), 0.5)
+    neg = t._neg_view()
+    assert np.array_equal(dnnl.quantize(neg, 0.5), dnnl.quantize(-t.numpy(), 0.5))
+    raw = bytearray(t.numel() * 4 + 4)
+    odd = torch.frombuffer(raw, dtype=torch.float32, offset=2, count=t.numel()).reshape(t.shape)
+    odd.copy_(t)
+    assert np.array_equal(dnnl.quantize(odd, 0.5), dnnl.quantize(t.numpy(), 0.5))
+    from dnnl import verbose
+    lines = []
+    old_out, old_level = verbose.set_output(lines.append), verbose.get_verbose()
+    try:
+        verbose.set_verbose(1)
+        assert np.array_equal(dnnl.quantize(t, 0.5), dnnl.quantize(t.numpy().copy(), 0.5))
+    finally:
+        verbose.set_verbose(old_level)
+        verbose.set_output(old_out)
+    assert sum(",exec," in line and ",reorder," in line for line in lines) == 2
+
+
+@st.composite
+def tensor_views(draw):
+    """A torch view (``as_strided``: any non-negative strides, an offset,
+    overlaps and broadcasts included) of a random tensor."""
+    import torch
+    dtype = draw(st.sampled_from([torch.float32, torch.float16, torch.bfloat16, torch.int8,
+                                  torch.uint8, torch.int32]))
+    nd = draw(st.integers(3, 4))
+    shape = draw(st.lists(st.integers(0, 5), min_size=nd, max_size=nd))
+    strides = draw(st.lists(st.integers(0, 40), min_size=nd, max_size=nd))
+    offset = draw(st.integers(0, 7))
+    size = offset + sum((n - 1) * s for n, s in zip(shape, strides) if n) + 1
+    gen = torch.Generator().manual_seed(draw(st.integers(0, 2 ** 16)))
+    base = (torch.randn(size, generator=gen) * 50).to(dtype)
+    return base.as_strided(shape, strides, offset), "%s %s %s +%d" % (
+        dtype, shape, strides, offset)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="PyTorch not installed")
+@SETTINGS
+@given(tensor_views(), st.sampled_from(["quantize", "convert", "resample", "resample_nhwc"]))
+def test_torch_views_property(case, op):
+    view, label = case
+    f = {"quantize": lambda a: dnnl.quantize(a, 0.5),
+         "convert": lambda a: dnnl.convert(a, "acdb" if a.ndim == 4 else "acb"),
+         "resample": lambda a: dnnl.resample(a, 3, mode="nearest"),
+         "resample_nhwc": lambda a: dnnl.resample(a, 2, layout="nhwc")}[op]
+    import torch
+    plain = view.contiguous()
+    if view.dtype == torch.bfloat16:
+        if ml_dtypes is None:
+            return
+        want_in = plain.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    else:
+        want_in = plain.numpy()
+    if op == "quantize" and view.dtype in (torch.int8, torch.uint8, torch.int32):
+        f = lambda a: dnnl.dequantize(a, 0.5)       # noqa: E731
+    try:
+        want = f(want_in)
+    except dnnl.error:
+        with pytest.raises(dnnl.error):
+            f(view)
+        return
+    got = f(view)
+    if isinstance(got, dnnl.memory):
+        assert got.get_desc() == want.get_desc(), label
+        got, want = np.asarray(got), np.asarray(want)
+    _same(got, want, label)
