@@ -953,7 +953,8 @@ def dnnl_memory_desc_permute_axes(out_memory_desc, in_memory_desc, permutation):
 
 
 # the queries: dnnl/_capi_memory_v2.py
-from dnnl._capi_memory_v2 import dnnl_memory_desc_query, dnnl_memory_desc_query_v2  # noqa: E402,E501
+from dnnl._capi_memory_v2 import (  # noqa: E402
+    dnnl_memory_desc_query, dnnl_memory_desc_query_v2)
 
 
 @_api("int", 0, "md == other")
