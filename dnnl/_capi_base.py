@@ -279,7 +279,7 @@ class Record:
     """What a handle id stands for."""
 
     __slots__ = ("kind", "obj_", "getter", "owner", "views", "deps", "refs", "user",
-                 "keep", "engines", "extra")
+                 "keep", "engines")
 
     def __init__(self, kind, obj=None, getter=None, owner=None, engines=None):
         self.kind = kind
@@ -292,7 +292,6 @@ class Record:
         self.user = owner is None   # the user holds (and must destroy) it
         self.keep = {}              # C arrays handed out through pointers
         self.engines = dict(engines or {})
-        self.extra = []             # memory_create_v2's handles past the first
 
     @property
     def obj(self):

@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from dnnl import _args, _dtypes, _format, _keys, _tags
-from dnnl._enums import data_type, format_kind, format_tag
-from dnnl._error import invalid, unimpl, wrong_type
+from dnnl import _args, _dtypes, _format, _keys, _sparse, _tags
+from dnnl._enums import data_type, format_kind, format_tag, sparse_encoding
+from dnnl._error import error, invalid, unimpl, wrong_type
 
 MAX_NDIMS = 12
 RUNTIME = -(2 ** 63)            # DNNL_RUNTIME_DIM_VAL
@@ -45,7 +45,7 @@ _MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from the
 _INTS = frozenset((int,))
 
 
-class desc:
+class desc(_sparse.buffer_queries):
     """A memory descriptor, as ``dnnl::memory::desc``.
 
     ``desc()`` is the zero descriptor; ``desc(dims, data_type, tag)`` lays out
@@ -67,7 +67,7 @@ class desc:
 
     __slots__ = ("ndims", "dims", "data_type", "padded_dims", "padded_offsets",
                  "offset0", "format_kind", "strides", "inner_blks", "inner_idxs",
-                 "_hash", "_token")     # _token: see cache_key
+                 "sparse", "_hash", "_token")     # _token: see cache_key
 
     def __new__(cls, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
         # Descriptors are immutable values: the usual call, (dims, data type,
@@ -117,15 +117,15 @@ class desc:
     # -- construction helpers -------------------------------------------------
     @classmethod
     def _make(cls, ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
-              strides=(), inner_blks=(), inner_idxs=()):
+              strides=(), inner_blks=(), inner_idxs=(), sparse=None):
         md = object.__new__(cls)
         for name, value in (("ndims", ndims), ("dims", tuple(dims)), ("data_type", dt),
                             ("padded_dims", tuple(padded_dims)),
                             ("padded_offsets", tuple(padded_offsets)),
                             ("offset0", offset0), ("format_kind", kind),
                             ("strides", tuple(strides)), ("inner_blks", tuple(inner_blks)),
-                            ("inner_idxs", tuple(inner_idxs)), ("_hash", None),
-                            ("_token", None)):
+                            ("inner_idxs", tuple(inner_idxs)), ("sparse", sparse),
+                            ("_hash", None), ("_token", None)):
             object.__setattr__(md, name, value)
         return md
 
@@ -183,9 +183,6 @@ class desc:
     def get_dims(self):
         return list(self.dims)
 
-    def get_data_type(self):
-        return self.data_type
-
     def get_format_kind(self):
         return self.format_kind
 
@@ -226,6 +223,30 @@ class desc:
 
     def data_type_size(self):
         return _dtypes.size(self.data_type)
+
+    # -- sparse encodings and host scalars (dnnl/_sparse.py) ---------------------
+    @staticmethod
+    def csr(dims, dt, nnz, index_dt, pointer_dt, allow_empty=False):
+        """A CSR sparse descriptor: ``nnz`` values, their column indices
+        (``index_dt``) and ``dims[0] + 1`` row pointers (``pointer_dt``)."""
+        return _made(allow_empty, sparse_md, dims, dt, nnz, sparse_encoding.csr,
+                     (index_dt, pointer_dt))
+
+    @staticmethod
+    def coo(dims, dt, nnz, index_dt, allow_empty=False):
+        """A COO sparse descriptor: ``nnz`` values and one index buffer per dim."""
+        return _made(allow_empty, sparse_md, dims, dt, nnz, sparse_encoding.coo, (index_dt,))
+
+    @staticmethod
+    def packed(dims, dt, nnz, allow_empty=False):
+        """A packed sparse descriptor (values, offsets, bitmask): size 0 until a
+        primitive chooses its layout."""
+        return _made(allow_empty, sparse_md, dims, dt, nnz, sparse_encoding.packed, ())
+
+    @staticmethod
+    def host_scalar(dt):
+        """One value of ``dt`` on the host (a scale or zero point ``is_on_host``)."""
+        return host_scalar_md(_dtypes.as_data_type(dt))
 
     # -- offsets (extensions: oneDNN keeps these internal) ----------------------
     def element_offset(self, index):
@@ -292,7 +313,7 @@ class desc:
     def __reduce__(self):
         return (desc._make, (self.ndims, self.dims, self.data_type, self.padded_dims,
                              self.padded_offsets, self.offset0, self.format_kind,
-                             self.strides, self.inner_blks, self.inner_idxs))
+                             self.strides, self.inner_blks, self.inner_idxs, self.sparse))
 
     def __repr__(self):
         return "<dnnl.memory.desc %s>" % describe(self)
@@ -306,6 +327,10 @@ def describe(md):
     if md.ndims == 0:
         return "zero"
     text = "%s %s" % (md.data_type.name, _dims_str(md.dims))
+    if md.format_kind == format_kind.sparse:
+        return text + " sparse " + md.sparse.describe()
+    if md.format_kind == format_kind.host_scalar:
+        return "%s host_scalar" % md.data_type.name
     if md.format_kind != format_kind.blocked:
         return text + " " + md.format_kind.name
     text += " " + _format.tag_str(md)
@@ -531,12 +556,18 @@ def _strides_size_guard(md):
 
 # -- size -----------------------------------------------------------------------
 def size_of(md, index=0):
-    if md.format_kind not in (format_kind.blocked,) or md.ndims == 0 or 0 in md.dims:
+    """``memory_desc_wrapper::size(index)``: bytes of buffer ``index``."""
+    if md.format_kind in (format_kind.undef, format_kind.any) or md.ndims == 0 \
+            or 0 in md.dims:
         return 0
-    if index != 0:
+    if md.format_kind == format_kind.blocked and index != 0:
         return 0
     if md.has_runtime_dims_or_strides():
         return RUNTIME_SIZE
+    if md.format_kind == format_kind.sparse:
+        return md.sparse.buffer_size(md, index)
+    if md.format_kind == format_kind.host_scalar:
+        return md.data_type_size()
     blocks = md.blocks
     span = 0
     for d in range(md.ndims):
@@ -548,6 +579,37 @@ def size_of(md, index=0):
     if md.data_type in _dtypes.SUB_BYTE:
         nbytes = (nbytes + 1) // 2
     return nbytes
+
+
+# -- sparse and host-scalar creation ------------------------------------------------
+def _made(allow_empty, make, *args):
+    try:    # with allow_empty a refusal gives the zero desc
+        return make(*args)
+    except error:
+        if not allow_empty:
+            raise
+        return ZERO
+
+
+def sparse_md(dims, dt, nnz, encoding, metadata_types):
+    """``memory_desc_init_by_{csr,coo,packed}_encoding``."""
+    dims = _ints(dims, "dims")
+    if len(dims) == 0:
+        return ZERO
+    _sparse.check_ndims(len(dims), encoding)
+    dt = _dtypes.as_data_type(dt)
+    sanity_check(len(dims), dims, dt)
+    types = [_sparse.as_metadata_type(t) for t in metadata_types]
+    sp = _sparse.sparse_desc(encoding, _ints([nnz], "nnz")[0],
+                             types + [data_type.undef] * (2 - len(types)))
+    return desc._make(len(dims), dims, dt, dims, (0,) * len(dims), 0, format_kind.sparse,
+                      sparse=sp)
+
+
+def host_scalar_md(dt):
+    """``memory_desc_init_host_scalar``: dims ``{1}``, padded dims left 0."""
+    sanity_check(1, (1,), dt, format_kind.host_scalar)
+    return desc._make(1, (1,), dt, (0,), (0,), 0, format_kind.host_scalar)
 
 
 # -- sub-memory -------------------------------------------------------------------
@@ -716,6 +778,8 @@ def _equality_key(md):
         return (0,)
     key = (md.ndims, md.dims, int(md.data_type), md.padded_dims, md.padded_offsets,
            md.offset0, int(md.format_kind))
+    if md.format_kind == format_kind.sparse:
+        key += md.sparse.key()
     if md.format_kind == format_kind.blocked:
         strides = tuple(None if (md.dims[d] == 1 and md.padded_dims[d] == 1) else s
                         for d, s in enumerate(md.strides))

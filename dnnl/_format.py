@@ -78,6 +78,10 @@ def md_str(name, md, user_any=False):
         body = "blocked:%s:%s" % (tag_str(md), strides_str(md))
     elif kind == format_kind.any:
         body = "any:any:"
+    elif kind == format_kind.sparse:
+        body = "sparse:%s:" % md.sparse.encoding.name
+    elif kind == format_kind.host_scalar:   # dnnl_fmt_kind2str does not know it
+        body = "unknown fmt_kind::"
     else:
         body = "%s::" % kind.name
     return "%s:%s:%s:%s:f0" % (name, md.data_type.name, fl, body)

@@ -11,13 +11,15 @@ import math
 
 import numpy as np
 
-from dnnl import _args, _dtypes, _inputs, _interop
+from dnnl import _args, _dtypes, _inputs, _interop, _scalar
 from dnnl._keys import remember
 from dnnl._desc import RUNTIME, desc
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels import offsets as _offsets
 from dnnl._engine import engine, stream
+from dnnl._handles import address_of as _address_of, buffer_bytes as _buffer_bytes
+from dnnl._handles import check_ctypes_size as _check_ctypes_size, one_buffer
 
 DNNL_MEMORY_NONE = MACROS["DNNL_MEMORY_NONE"]
 DNNL_MEMORY_ALLOCATE = MACROS["DNNL_MEMORY_ALLOCATE"]
@@ -27,72 +29,8 @@ _ALIGNMENT = 64
 def _aligned_bytes(nbytes):
     try:
         return _offsets.aligned_bytes(nbytes, _ALIGNMENT)
-    except (MemoryError, ValueError):   # numpy: "array is too big"
+    except (MemoryError, ValueError, OverflowError):   # numpy: "array is too big"
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
-
-
-def _address_of(handle):
-    """A raw address from an int or any ctypes pointer-like object, else None."""
-    if isinstance(handle, (int, np.integer)) and not isinstance(handle, (bool, np.bool_)):
-        address = int(handle)
-        if not 0 <= address < 2 ** 64:
-            raise invalid("handle %s is not an address (0 .. 2**64 - 1)"
-                          % _args.short(address))
-        return address
-    if isinstance(handle, ctypes.c_void_p):
-        return handle.value or 0
-    if isinstance(handle, (ctypes._Pointer, ctypes.Array)):
-        return ctypes.cast(handle, ctypes.c_void_p).value or 0
-    return None
-
-
-def _check_ctypes_size(handle, nbytes):
-    """A ctypes array knows its size: refuse one smaller than the layout."""
-    if isinstance(handle, ctypes.Array) and ctypes.sizeof(handle) < nbytes:
-        raise invalid("handle is a ctypes array of %d bytes; the descriptor needs %d"
-                      % (ctypes.sizeof(handle), nbytes))
-
-
-def _buffer_bytes(handle, md):
-    """The bytes of a buffer-protocol ``handle``, after checking its element
-    type: raw bytes (uint8, void, bytearray) or the descriptor's data type."""
-    if isinstance(handle, np.ndarray):
-        if not handle.flags.c_contiguous:
-            raise invalid("handle array must be C-contiguous")
-        _check_element_type(handle.dtype, md)
-        return handle.reshape(-1).view(np.uint8)
-    try:
-        view = memoryview(handle)
-    except TypeError:
-        raise wrong_type("handle must be a buffer, an address or a ctypes pointer, "
-                         "not %s" % _args.a_type(handle)) from None
-    if not view.c_contiguous:
-        raise invalid("handle buffer must be C-contiguous")
-    try:
-        dtype = np.dtype(view.format)
-    except TypeError:
-        dtype = np.dtype((np.void, view.itemsize))
-    _check_element_type(dtype, md)
-    flat = view.cast("B") if view.ndim != 1 or view.format != "B" else view
-    return np.frombuffer(flat, dtype=np.uint8)
-
-
-def _check_element_type(dtype, md):
-    if dtype.kind == "V" or dtype == np.uint8 or md.ndims == 0:
-        return
-    code = md.data_type
-    if code in _dtypes.SUB_BYTE or code == data_type.undef:
-        ok = ()
-    else:
-        ok = (_dtypes.numpy_dtype(code), _dtypes.numpy_dtype(code, raw=True))
-    if dtype not in ok:
-        if not dtype.isnative and dtype.newbyteorder("=") in ok:
-            raise invalid("handle holds %s elements in the other byte order; oneDNN's %s "
-                          "is this machine's: pass x.astype(x.dtype.newbyteorder('=')) "
-                          "(a copy)" % (dtype, code.name))
-        raise wrong_type("handle holds %s elements, not %s: pass an array of the "
-                         "descriptor's data type or raw bytes (uint8)"
-                         % (dtype, code.name))
 
 
 _SPANS = {}     # a descriptor's key -> its span_bytes
@@ -211,6 +149,12 @@ class memory:
             if nbytes is not None and handle.nbytes >= nbytes:
                 _set_over(self, md, aengine, nbytes, handle)
                 return
+        if type(md) is desc and md.format_kind == format_kind.host_scalar:
+            self._init_host_scalar(md, aengine)
+            return
+        if type(md) is desc and (md.sparse or type(handle) in (list, tuple)):
+            self._init_buffers(md, aengine, handle)
+            return
         if md is None:
             md = desc()
         _args.instance(md, desc, "md")
@@ -243,7 +187,7 @@ class memory:
             self._data = (np.ctypeslib.as_array(buf) if nbytes
                           else np.empty(0, dtype=np.uint8))
         else:
-            data = _buffer_bytes(handle, self._md)
+            data = _buffer_bytes(handle, self._md.data_type if self._md.ndims else None)
             if data.size < nbytes:
                 raise invalid("handle has %d bytes, too few for %r, which needs %d"
                               % (data.size, self._md, nbytes))
@@ -258,17 +202,26 @@ class memory:
         else:
             self._address = self._data.__array_interface__["data"][0]
 
-    def get_data_handle(self):
-        """The buffer's base address as an int (0 when there is none)."""
-        return self._address
+    def get_data_handle(self, index=0):
+        """The base address of buffer ``index`` as an int (0 when there is
+        none); a sparse memory has one buffer per handle."""
+        if index == 0 and not self._more and self._md.format_kind != format_kind.host_scalar:
+            return self._address
+        return self._buffer(index)[2]
 
-    def set_data_handle(self, handle, astream=None):
-        """Point the memory at another buffer (no copy).
+    def set_data_handle(self, handle, astream=None, index=0):
+        """Point buffer ``index`` at another buffer (no copy).
 
         oneDNN 3.x writes nothing here. Passing a stream selects the v2.x
         behaviour of ``set_data_handle(handle, stream)``: the padding of a
-        blocked layout is zero-filled in the new buffer.
+        blocked layout is zero-filled in the new buffer. An int in place of
+        the stream is the buffer index, as 3.x's ``set_data_handle(handle, index)``.
         """
+        if isinstance(astream, (int, np.integer)) and not isinstance(astream, bool):
+            astream, index = None, astream
+        if index != 0 or self._more or self._md.format_kind == format_kind.host_scalar:
+            self._set_buffer(index, handle)
+            return
         if astream is None:
             self._attach(handle)
             return
@@ -281,6 +234,89 @@ class memory:
             self._data, self._handle_obj, self._readonly, self._address = kept
             raise
 
+    # -- sparse and multi-handle memories, host scalars ----------------------
+    _more = ()      # buffers past the first: [data, handle, address, read-only]
+
+    def _init_buffers(self, md, aengine, handles):
+        """A memory over several handles (``dnnl_memory_create_v2``): one per
+        buffer of a sparse descriptor; a single handle other than
+        DNNL_MEMORY_ALLOCATE is buffer 0 alone, as ``dnnl_memory_create``."""
+        _args.instance(aengine, engine, "aengine")
+        if md.has_runtime_dims_or_strides():
+            raise invalid("cannot create memory for a descriptor with runtime dims")
+        if type(handles) not in (list, tuple):
+            allocate = _address_of(_interop_handle(handles)) == DNNL_MEMORY_ALLOCATE
+            handles = [DNNL_MEMORY_ALLOCATE] * md.get_num_handles() if allocate else [handles]
+        if not handles:
+            raise invalid("a memory needs at least one handle")
+        self._md, self._engine = md, aengine
+        self._nbytes = span_bytes(md) if md.is_blocked() else md.get_size(0) % 2 ** 64
+        self._data, self._handle_obj, self._readonly, self._address = None, None, False, 0
+        self._more = [[None, None, 0, False] for _ in handles[1:]]
+        for i, h in enumerate(handles):
+            self._set_buffer(i, h)
+
+    def _buffer(self, index):
+        """``[data, handle, address, read-only]`` of buffer ``index``."""
+        if self._md.format_kind == format_kind.host_scalar:
+            raise invalid("a host-scalar memory has no data handle: use "
+                          "get_host_scalar_value() / set_host_scalar_value(v)")
+        index = _args.integer(index, "index")
+        if not 0 <= index <= len(self._more):
+            raise invalid("index %d is not a buffer of this memory (it has %d handles)"
+                          % (index, 1 + len(self._more)))
+        if index == 0:
+            return [self._data, self._handle_obj, self._address, self._readonly]
+        return self._more[index - 1]
+
+    def _set_buffer(self, index, handle):
+        entry = self._buffer(index)
+        md = self._md
+        if index == 0 and md.is_blocked():
+            self._attach(handle)
+            return
+        nbytes = md.get_size(index) if md.sparse else 0
+        code = md.get_data_type(index) if md.sparse else None
+        entry[:] = one_buffer(_interop_handle(handle), nbytes, code, _aligned_bytes)
+        if index == 0:
+            self._data, self._handle_obj, self._address, self._readonly = entry
+
+    def _init_host_scalar(self, md, value):
+        """``memory(md, value)``: its own copy of the value, no engine."""
+        if isinstance(value, engine):
+            raise invalid("a host-scalar memory is made from a value, not an engine: "
+                          "memory(dnnl.memory.desc.host_scalar(dt), value)")
+        self._md, self._engine, self._nbytes = md, None, md.get_size()
+        self._data = np.zeros(self._nbytes, np.uint8)
+        self._handle_obj, self._readonly = None, False
+        self._address = self._data.__array_interface__["data"][0]
+        self.set_host_scalar_value(value)
+
+    def _need_dense(self, what):
+        if self._md.sparse:
+            raise invalid("%s: a sparse memory has no logical array here (no kernel reads "
+                          "sparse data); read its buffers with map_data(index=i)" % what)
+        if self._md.format_kind == format_kind.host_scalar:
+            raise invalid("%s: a host-scalar memory holds one value: use "
+                          "set_host_scalar_value(v)" % what)
+
+    def _need_host_scalar(self):
+        if self._md.format_kind != format_kind.host_scalar:
+            raise invalid("%r is not a host-scalar memory: make one with "
+                          "memory(dnnl.memory.desc.host_scalar(dt), value)" % self)
+
+    def get_host_scalar_value(self):
+        """The value of a host-scalar memory, a numpy scalar of its type."""
+        self._need_host_scalar()
+        return _scalar.from_bytes(self._data, self._md.data_type)
+
+    def set_host_scalar_value(self, value):
+        """Store ``value`` (a number, cast with numpy's rules, or the raw bytes
+        of one element) in a host-scalar memory."""
+        self._need_host_scalar()
+        raw = _scalar.to_bytes(value, self._md.data_type, self._nbytes)
+        self._data[:] = np.frombuffer(raw, np.uint8)
+
     def get_desc(self):
         return self._md
 
@@ -290,7 +326,8 @@ class memory:
     def cache_key(self):
         """What a primitive made from this memory depends on (its engine and
         descriptor), for the primitive cache; never its buffer."""
-        return (self._engine.cache_key(), self._md.cache_key())
+        eng = self._engine      # None: a host scalar has no engine
+        return (None if eng is None else eng.cache_key(), self._md.cache_key())
 
     @property
     def nbytes(self):
@@ -314,17 +351,21 @@ class memory:
                           % (what, type(self._handle_obj).__name__, self._address))
         return self._bytes()
 
-    def map_data(self, dtype=None):
-        """A numpy view of the physical buffer, typed by element.
+    def map_data(self, dtype=None, index=0):
+        """A numpy view of the physical buffer (of buffer ``index`` of a
+        sparse memory), typed by element.
 
         Sub-byte types (two per byte) and types numpy lacks come as their raw
         storage (``uint8``, ``uint16``); pass ``dtype`` to choose the view.
         """
-        raw = self._bytes()
+        raw = self._bytes() if index == 0 else self._buffer(index)[0]
+        if raw is None:
+            raise invalid("buffer %d has no view (no buffer, or no size)" % index)
         if dtype is None:
-            if self._md.data_type in _dtypes.SUB_BYTE or self._md.ndims == 0:
+            code = self._md.get_data_type(index)
+            if code in _dtypes.SUB_BYTE or self._md.ndims == 0 or type(code) is int:
                 return raw
-            dtype = _dtypes.numpy_dtype(self._md.data_type)
+            dtype = _dtypes.numpy_dtype(code)
         try:
             dtype = np.dtype(dtype)
         except TypeError:
@@ -353,6 +394,9 @@ class memory:
         md = self._md
         if md.ndims == 0:
             return np.empty(0, dtype=np.float32)
+        if md.format_kind == format_kind.host_scalar:
+            return np.array([self.get_host_scalar_value()])
+        self._need_dense("to_numpy")
         dt = md.data_type
         raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
         if dt in _dtypes.SUB_BYTE:
@@ -378,6 +422,7 @@ class memory:
         the memory does not keep ``array`` (see :meth:`from_array` for that).
         """
         md = self._md
+        self._need_dense("from_numpy")
         arr = np.asarray(array)
         if tuple(arr.shape) != tuple(md.dims):
             raise invalid("array of shape %s does not match dims %s"
@@ -404,6 +449,8 @@ class memory:
 
     def zero_pad(self):
         """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
+        if not self._md.is_blocked():
+            return
         boxes = _offsets.padding_boxes(self._md)
         if not boxes:
             return
@@ -416,7 +463,11 @@ class memory:
             _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self._md.data_type)))
 
     def __repr__(self):
-        return "<dnnl.memory %s handle=%#x>" % (self._md, self.get_data_handle())
+        if self._md.format_kind == format_kind.host_scalar:
+            return "<dnnl.memory %s value=%s>" % (self._md, self.get_host_scalar_value())
+        return "<dnnl.memory %s handle%s>" % (self._md, "=%#x" % self._address if not self._more
+                                              else "s=" + ",".join("%#x" % e[2] for e in
+                                                                   [self._buffer(0)] + self._more))
 
     # -- arrays: numpy / DLPack interop (implemented in dnnl._interop) ---------
     @staticmethod
@@ -526,8 +577,18 @@ class memory:
     # span (nbytes) travel; the receiver gets a new memory owning a buffer
     # with those bytes (writable), as a pickled numpy view comes back a copy.
     def __reduce__(self):
+        if self._more or self._md.sparse or self._md.format_kind == format_kind.host_scalar:
+            return (memory._unpickle_buffers, (self._md, self._engine, [
+                None if e[0] is None else e[0].copy() for e in [self._buffer(0)] + list(self._more)]
+                if self._engine else self._data.tobytes()))
         data = None if self._data is None else self._data[:self._nbytes]
         return (memory._unpickle, (self._md, self._engine, data))
+
+    @staticmethod
+    def _unpickle_buffers(md, aengine, buffers):
+        if aengine is None:         # a host scalar: its value's bytes
+            return memory(md, buffers)
+        return memory(md, aengine, [DNNL_MEMORY_NONE if b is None else b for b in buffers])
 
     @staticmethod
     def _unpickle(md, aengine, data):

@@ -102,6 +102,10 @@ def _validate(src_md, dst_md, attr):
     if src_md.ndims != dst_md.ndims or src_md.dims != dst_md.dims:
         raise invalid("reorder src dims %s and dst dims %s differ"
                       % (list(src_md.dims), list(dst_md.dims)))
+    for md in (src_md, dst_md):     # no CPU reorder reads or writes them (measured)
+        if md.format_kind in (format_kind.sparse, format_kind.host_scalar):
+            raise unimpl("reorders to and from %s descriptors are not implemented on "
+                         "CPU, as in oneDNN" % md.format_kind.name)
     sdt, ddt = src_md.data_type, dst_md.data_type
     zps, scales = attr.zero_points, attr.scales
     if ARG_FROM in zps and sdt not in INTEGRAL:

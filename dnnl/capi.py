@@ -44,6 +44,8 @@ import dnnl
 from dnnl import _capi_base as _b
 from dnnl import _isa, _registry
 from dnnl import attr as _attr
+from dnnl._capi_memory_v2 import blob_fields as _blob_fields, handle_arg as _handle_arg
+from dnnl._capi_memory_v2 import md_from_blob as _md_from_blob
 from dnnl._capi_base import (address as _addr, api as _api, as_float as _f,
                              as_int as _i, dnnl_dim_t, dnnl_dims_t, dnnl_exec_arg_t,
                              dnnl_version_t, last_error, lookup as _rec, obj as _obj,
@@ -796,9 +798,10 @@ _BLOB_MAGIC = 0x444E4E4C50594D44        # "DNNLPYMD"
 def _to_blob(md):
     n = md.ndims
     pad = lambda t: list(t) + [0] * (_b.MAX_NDIMS - len(t))  # noqa: E731
+    reserved, strides = _blob_fields(md)    # sparse: encoding, nnz, metadata types
     vals = ([_BLOB_MAGIC, n, int(md.data_type), int(md.format_kind), md.offset0,
-             len(md.inner_blks), 0] + pad(md.dims) + pad(md.padded_dims)
-            + pad(md.padded_offsets) + pad(md.strides) + pad(md.inner_blks)
+             len(md.inner_blks), reserved] + pad(md.dims) + pad(md.padded_dims)
+            + pad(md.padded_offsets) + pad(strides) + pad(md.inner_blks)
             + pad(md.inner_idxs))
     return bytes((ctypes.c_int64 * _BLOB_FIELDS)(*vals))
 
@@ -818,6 +821,9 @@ def _from_blob(raw):
         if any(v[1:]):
             raise _invalid("corrupt memory descriptor blob: fields set for zero dims")
         return _desc()
+    special = _md_from_blob(v, _to_blob)    # sparse and host scalar
+    if special is not None:
+        return special
     dims, pdims, poffs, strides = arr[0][:n], arr[1][:n], arr[2][:n], arr[3][:n]
     blks, idxs = arr[4][:nb], arr[5][:nb]
     if v[6] or any(any(a[n:]) for a in arr[:4]) or any(any(a[nb:]) for a in arr[4:]):
@@ -906,37 +912,10 @@ def dnnl_memory_desc_create_with_tag(memory_desc, ndims, dims, data_type, tag):
     _new_out(memory_desc, "md", _desc(d, _i(data_type), _i(tag)) if d else _desc())
 
 
-def _sparse_unimplemented(memory_desc):
-    _b.out_address(memory_desc, "memory_desc")
-    raise _unimpl("sparse memory descriptors are outside this library's subset")
-
-
-@_api(wraps="(sparse: unimplemented)")
-def dnnl_memory_desc_create_with_csr_encoding(memory_desc, ndims, dims, data_type, nnz,
-                                              indices_dt, pointers_dt):
-    """``dnnl_memory_desc_create_with_csr_encoding(...)``: unimplemented here."""
-    _sparse_unimplemented(memory_desc)
-
-
-@_api(wraps="(sparse: unimplemented)")
-def dnnl_memory_desc_create_with_coo_encoding(memory_desc, ndims, dims, data_type, nnz,
-                                              indices_dt):
-    """``dnnl_memory_desc_create_with_coo_encoding(...)``: unimplemented here."""
-    _sparse_unimplemented(memory_desc)
-
-
-@_api(wraps="(sparse: unimplemented)")
-def dnnl_memory_desc_create_with_packed_encoding(memory_desc, ndims, dims, data_type, nnz):
-    """``dnnl_memory_desc_create_with_packed_encoding(...)``: unimplemented here."""
-    _sparse_unimplemented(memory_desc)
-
-
-@_api(wraps="(host scalars: unimplemented)")
-def dnnl_memory_desc_create_host_scalar(memory_desc, data_type):
-    """``dnnl_memory_desc_create_host_scalar(dnnl_memory_desc_t *memory_desc,
-    dnnl_data_type_t data_type)``: unimplemented here."""
-    _b.out_address(memory_desc, "memory_desc")
-    raise _unimpl("host-scalar memory descriptors are outside this library's subset")
+# sparse and host-scalar descriptors: dnnl/_capi_memory_v2.py
+from dnnl._capi_memory_v2 import (  # noqa: E402  (here: header order)
+    dnnl_memory_desc_create_with_csr_encoding, dnnl_memory_desc_create_with_coo_encoding,
+    dnnl_memory_desc_create_with_packed_encoding, dnnl_memory_desc_create_host_scalar)
 
 
 @_api(wraps="md.submemory_desc(dims, offsets)")
@@ -973,53 +952,9 @@ def dnnl_memory_desc_permute_axes(out_memory_desc, in_memory_desc, permutation):
     _new_out(out_memory_desc, "md", md.permute_axes(perm))
 
 
-_DIMS_QUERIES = {_q.dims: "get_dims", _q.padded_dims: "get_padded_dims",
-                 _q.padded_offsets: "get_padded_offsets", _q.strides: "get_strides",
-                 _q.inner_blks: "get_inner_blks", _q.inner_idxs: "get_inner_idxs"}
-_BLOCKING_QUERIES = frozenset({_q.strides, _q.inner_blks, _q.inner_idxs,
-                               _q.inner_nblks_s32})
-
-
-@_api(wraps="md.get_ndims() / get_dims() / get_strides() ... by `what`")
-def dnnl_memory_desc_query(memory_desc, what, result):
-    """``dnnl_memory_desc_query(const_dnnl_memory_desc_t memory_desc, dnnl_query_t what,
-    void *result)``"""
-    md = _obj(memory_desc, "md", "memory_desc")
-    res = _b.out_address(result, "result")
-    w = _i(what)
-    if w in _BLOCKING_QUERIES and not md.is_blocked():
-        raise _invalid("query %d needs a blocked memory descriptor" % w)
-    if w in _DIMS_QUERIES:
-        vals = getattr(md, _DIMS_QUERIES[w])()
-        vals = vals + [0] * (_b.MAX_NDIMS - len(vals))
-        return _b.put(res, _P, _b.keep_array(memory_desc, w, _I64, vals))
-    if w == _q.ndims_s32:
-        return _b.put(res, ctypes.c_int32, md.get_ndims())
-    if w == _q.data_type:
-        return _b.put(res, _INT, int(md.get_data_type()))
-    if w == _q.submemory_offset_s64:
-        return _b.put(res, _I64, md.get_submemory_offset())
-    if w == _q.format_kind:
-        return _b.put(res, _INT, int(md.get_format_kind()))
-    if w == _q.inner_nblks_s32:
-        return _b.put(res, ctypes.c_int32, md.get_inner_nblks())
-    raise _unimpl("query %d is not a memory descriptor query" % w)
-
-
-@_api(wraps="as dnnl_memory_desc_query; md.get_num_handles() is 1")
-def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
-    """``dnnl_memory_desc_query_v2(const_dnnl_memory_desc_t memory_desc,
-    dnnl_query_t what, int index, void *result)``"""
-    _obj(memory_desc, "md", "memory_desc")
-    w = _i(what)
-    if _i(index) > 0:           # as oneDNN: a negative index is taken as 0
-        raise _invalid("index %d is for sparse descriptors only (a dense one has "
-                       "buffer 0 alone)" % _i(index))
-    if w in (_q.sparse_encoding, _q.nnz_s64):
-        raise _invalid("query %d is for sparse descriptors only" % w)
-    if w == _q.num_handles_s32:
-        return _put(result, ctypes.c_int32, 1, "result")
-    return dnnl_memory_desc_query._fn(memory_desc, what, result)
+# the queries: dnnl/_capi_memory_v2.py
+from dnnl._capi_memory_v2 import (  # noqa: E402
+    dnnl_memory_desc_query, dnnl_memory_desc_query_v2)
 
 
 @_api("int", 0, "md == other")
@@ -1037,12 +972,7 @@ def dnnl_memory_desc_get_size(memory_desc):
     return _obj(memory_desc, "md").get_size()
 
 
-@_api("size_t", 0, "md.get_size(index)")
-def dnnl_memory_desc_get_size_v2(memory_desc, index):
-    """``size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc,
-    int index)``"""
-    md = _obj(memory_desc, "md")
-    return md.get_size() if _i(index) == 0 else 0
+from dnnl._capi_memory_v2 import dnnl_memory_desc_get_size_v2  # noqa: E402
 
 
 @_api("size_t", 2 ** 64 - 1, "dnnl.memory.desc data_type_size")
@@ -1053,53 +983,21 @@ def dnnl_data_type_size(data_type):
 
 
 # ------------------------------------------------------- memory objects
-def _handle(handle):
-    """A data handle: a ctypes array stays an array (the memory checks its
-    size, so a too small one is refused); anything else is its address."""
-    return handle if isinstance(handle, ctypes.Array) else _addr(handle)
-
-
-def _memory_create(memory, memory_desc, engine, handle):
-    _b.out_address(memory, "memory")
-    eng = _rec(engine, "engine")
-    # oneDNN 3.13 (measured) refuses a NULL descriptor; pass a zero md instead
-    md = _obj(memory_desc, "md", "memory_desc")
-    _new_out(memory, "memory", dnnl.memory(md, eng.obj, _handle(handle)),
-             {"engine": _b.handle_id(engine)})
-
-
 @_api(wraps="dnnl.memory(md, engine, handle)")
 def dnnl_memory_create(memory, memory_desc, engine, handle):
     """``dnnl_memory_create(dnnl_memory_t *memory, const_dnnl_memory_desc_t memory_desc,
     dnnl_engine_t engine, void *handle)``"""
-    _memory_create(memory, memory_desc, engine, handle)
-
-
-@_api(wraps="dnnl.memory(md, engine, handles[0])")
-def dnnl_memory_create_v2(memory, memory_desc, engine, nhandles, handles):
-    """``dnnl_memory_create_v2(dnnl_memory_t *memory, const_dnnl_memory_desc_t
-    memory_desc, dnnl_engine_t engine, int nhandles, void **handles)``"""
     _b.out_address(memory, "memory")
-    _rec(engine, "engine")
-    n = _i(nhandles)
-    if n <= 0 or not _addr_or_seq(handles):
-        raise _invalid("nhandles must be positive and handles not NULL (nhandles is %d)"
-                       % n)
-    given = [h or 0 for h in _read(handles, _P, n, "handles")]
-    _memory_create(memory, memory_desc, engine, given[0])
-    # As oneDNN, handles past the first are kept (a dense descriptor never
-    # uses them) and returned by get_data_handle_v2.
-    extra = [0 if h == _MEMORY_ALLOCATE else h for h in given[1:]]
-    _rec(_P.from_address(_b.out_address(memory, "memory")).value, "memory").extra = extra
+    eng = _rec(engine, "engine")
+    # oneDNN 3.13 (measured) refuses a NULL descriptor; pass a zero md instead
+    md = _obj(memory_desc, "md", "memory_desc")
+    h = _handle_arg(handle)     # a sparse descriptor's buffer 0 alone, as oneDNN
+    _new_out(memory, "memory", dnnl.memory(md, eng.obj, [h] if md.sparse else h),
+             {"engine": _b.handle_id(engine)})
 
 
-@_api(wraps="(host scalars: unimplemented)")
-def dnnl_memory_create_host_scalar(memory, memory_desc, scalar_ptr):
-    """``dnnl_memory_create_host_scalar(dnnl_memory_t *memory,
-    const_dnnl_memory_desc_t memory_desc, void *scalar_ptr)``"""
-    _b.out_address(memory, "memory")
-    _obj(memory_desc, "md")
-    raise _invalid("memory descriptor is not a host scalar")
+from dnnl._capi_memory_v2 import (  # noqa: E402
+    dnnl_memory_create_v2, dnnl_memory_create_host_scalar)
 
 
 @_api(wraps="memory.get_desc()")
@@ -1114,108 +1012,14 @@ def dnnl_memory_get_memory_desc(memory, memory_desc):
 @_api(wraps="memory.get_engine()")
 def dnnl_memory_get_engine(memory, engine):
     """``dnnl_memory_get_engine(const_dnnl_memory_t memory, dnnl_engine_t *engine)``"""
-    _put(engine, _P, _rec(memory, "memory").engines["engine"], "engine")
+    _put(engine, _P, _rec(memory, "memory").engines.get("engine"), "engine")  # host scalar: NULL
 
 
-def _handle_index(rec, index):
-    """``index`` as a buffer index of memory ``rec``: 0, or one of the extra
-    handles given to memory_create_v2 (oneDNN crashes on others)."""
-    i = _i(index)
-    if not 0 <= i <= len(rec.extra):
-        raise _invalid("index %d is not a buffer of this memory (it has %d)"
-                       % (i, 1 + len(rec.extra)))
-    return i
-
-
-def _map(memory, mapped_ptr, index):
-    rec = _rec(memory, "memory")
-    mem = rec.obj
-    out = _b.out_address(mapped_ptr, "mapped_ptr")
-    i = _handle_index(rec, index)
-    if i:
-        return _b.put(out, _P, rec.extra[i - 1] or None)
-    _b.put(out, _P, mem.get_data_handle() if mem.nbytes else None)
-
-
-@_api(wraps="memory.get_data_handle() (CPU: no mapping)")
-def dnnl_memory_map_data(memory, mapped_ptr):
-    """``dnnl_memory_map_data(const_dnnl_memory_t memory, void **mapped_ptr)``"""
-    _map(memory, mapped_ptr, 0)
-
-
-@_api(wraps="memory.get_data_handle() (CPU: no mapping)")
-def dnnl_memory_map_data_v2(memory, mapped_ptr, index):
-    """``dnnl_memory_map_data_v2(const_dnnl_memory_t memory, void **mapped_ptr,
-    int index)``"""
-    _map(memory, mapped_ptr, index)
-
-
-@_api(wraps="memory.unmap_data(ptr)")
-def dnnl_memory_unmap_data(memory, mapped_ptr):
-    """``dnnl_memory_unmap_data(const_dnnl_memory_t memory, void *mapped_ptr)``"""
-    _obj(memory, "memory").unmap_data(_addr(mapped_ptr))
-
-
-@_api(wraps="memory.unmap_data(ptr)")
-def dnnl_memory_unmap_data_v2(memory, mapped_ptr, index):
-    """``dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory, void *mapped_ptr,
-    int index)``"""
-    rec = _rec(memory, "memory")
-    if _handle_index(rec, index) == 0:
-        rec.obj.unmap_data(_addr(mapped_ptr))
-
-
-def _get_handle(memory, handle, index):
-    out = _b.out_address(handle, "handle")
-    if not _addr(memory):
-        return _b.put(out, _P, None)
-    rec = _rec(memory, "memory")
-    i = _handle_index(rec, index)
-    _b.put(out, _P, (rec.extra[i - 1] if i else rec.obj.get_data_handle()) or None)
-
-
-@_api(wraps="memory.get_data_handle()")
-def dnnl_memory_get_data_handle(memory, handle):
-    """``dnnl_memory_get_data_handle(const_dnnl_memory_t memory, void **handle)``"""
-    _get_handle(memory, handle, 0)
-
-
-@_api(wraps="memory.set_data_handle(handle)")
-def dnnl_memory_set_data_handle(memory, handle):
-    """``dnnl_memory_set_data_handle(dnnl_memory_t memory, void *handle)``"""
-    _obj(memory, "memory").set_data_handle(_handle(handle))
-
-
-@_api(wraps="memory.get_data_handle()")
-def dnnl_memory_get_data_handle_v2(memory, handle, index):
-    """``dnnl_memory_get_data_handle_v2(const_dnnl_memory_t memory, void **handle,
-    int index)``"""
-    _get_handle(memory, handle, index)
-
-
-@_api(wraps="memory.set_data_handle(handle)")
-def dnnl_memory_set_data_handle_v2(memory, handle, index):
-    """``dnnl_memory_set_data_handle_v2(dnnl_memory_t memory, void *handle, int index)``"""
-    rec = _rec(memory, "memory")
-    i = _handle_index(rec, index)
-    if i:
-        rec.extra[i - 1] = _addr(handle)
-    else:
-        rec.obj.set_data_handle(_handle(handle))
-
-
-@_api(wraps="(host scalars: none exist here)")
-def dnnl_memory_get_host_scalar_value(memory, value):
-    """``dnnl_memory_get_host_scalar_value(const_dnnl_memory_t memory, void *value)``"""
-    _obj(memory, "memory")
-    raise _invalid("memory is not a host scalar")
-
-
-@_api(wraps="(host scalars: none exist here)")
-def dnnl_memory_set_host_scalar_value(memory, value):
-    """``dnnl_memory_set_host_scalar_value(dnnl_memory_t memory, const void *value)``"""
-    _obj(memory, "memory")
-    raise _invalid("memory is not a host scalar")
+from dnnl._capi_memory_v2 import (  # noqa: E402
+    dnnl_memory_map_data, dnnl_memory_map_data_v2, dnnl_memory_unmap_data,
+    dnnl_memory_unmap_data_v2, dnnl_memory_get_data_handle, dnnl_memory_set_data_handle,
+    dnnl_memory_get_data_handle_v2, dnnl_memory_set_data_handle_v2,
+    dnnl_memory_get_host_scalar_value, dnnl_memory_set_host_scalar_value)
 
 
 @_api(wraps="(releases the handle)")
