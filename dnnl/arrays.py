@@ -19,29 +19,28 @@ Bad input raises :class:`dnnl.error` (a ``ValueError`` / ``NotImplementedError``
 subclass, by status).
 
 The memory side of the interop (``memory.array``, ``np.asarray(mem)``,
-``__dlpack__``) lives below the memory class, in :mod:`dnnl._interop`.
+``__dlpack__``) lives below the memory class, in :mod:`dnnl._interop`; how
+any array a user holds is read, in :mod:`dnnl._inputs`; the calls made once
+per definition, in :mod:`dnnl._prepared`; scales and zero points, in
+:mod:`dnnl._quant_args`.
 """
-import operator
-
 import numpy as np
 
 from dnnl import _dask, _dtypes
-from dnnl import verbose as _verbose
 from dnnl._args import a_type, integers, short
 from dnnl._desc import desc
 from dnnl._engine import stream
-from dnnl._enums import C, algorithm, data_type, prop_kind, status
-from dnnl._error import error, invalid, invalid_type, out_of_memory, unimpl, wrong_type
-from dnnl._inputs import (array_of, copy_dtype, dense_copy, is_tensor, layout_of_result,
-                          memory_order, tensor_meta)
+from dnnl._enums import C, algorithm, data_type, prop_kind
+from dnnl._error import error, invalid, invalid_type, unimpl, wrong_type
+from dnnl._inputs import is_tensor, layout_of_result, memory_order
 from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
-from dnnl._keys import remember
-from dnnl._kernels.offsets import data_address as _address
-from dnnl._memory import memory, memory_allocated, memory_over, span_bytes
-from dnnl._reorder import QUANT_NAMES, reorder
+from dnnl._memory import memory
+from dnnl._prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, calls,
+                            new_array, run_prepared)
+from dnnl._quant_args import quant_attr, quant_memory, values_of
+from dnnl._reorder import reorder
 from dnnl._settings import settings
-from dnnl.attr import primitive_attr
 
 from_array = memory.from_array
 
@@ -54,45 +53,6 @@ def as_numpy(x):
         _dtypes.require_ml_dtypes(x._md.data_type)    # else raw codes, not values
         return x.__array__()
     return _as_numpy(x)
-
-
-# Heads the keys of torch tensors' calls: their shapes, strides (in elements)
-# and dtypes are torch's own, read without making a numpy view.
-_TENSOR = object()
-
-
-def _run_prepared(x, parts, wide, make, args):
-    """Run on ``x`` the prepared call defined by ``parts`` (the operation
-    and its options) and ``x``'s shape, strides and dtype: the key
-    ``(shape, strides, dtype, settings.key, parts)``, which the public
-    functions look up themselves first for a numpy array (one frame less
-    on the call users repeat most).
-
-    At the first call of a definition, ``make(a)`` prepares it for an array
-    ``a`` the kernels read as it is: ``x`` itself, or its
-    :func:`dnnl._inputs.dense_copy` (float64 rounded to f32 with ``wide``),
-    which every later call then makes too (:class:`_CopyFirst`). A torch
-    tensor finds its call by torch's own shape, strides and dtype and runs
-    at its address; ``args`` follow the input in the run."""
-    tensor = tensor_meta(x) if type(x) is not np.ndarray else None
-    if tensor is not None:
-        tkey = _call_key(_TENSOR, tensor[0], tensor[1], tensor[2], settings.key, parts)
-        call = _prepared.get(tkey) if tkey is not None else None
-        if call is not None:
-            return call.run(x, *args, src=tensor[3])
-    if type(x) is not np.ndarray:
-        x = array_of(x)
-    key = _call_key(x.shape, x.strides, x.dtype, settings.key, parts)
-    call = _prepared.get(key) if key is not None else None
-    if call is None:
-        def prepare():
-            copy = copy_dtype(x, wide)
-            call = make(x if copy is None else dense_copy(x, copy))
-            return call if copy is None else _CopyFirst(call, copy)
-        call = _prepared_call(key, prepare)
-    if tensor is not None and tkey is not None and type(call) in _DIRECT:
-        remember(_prepared, tkey, call, _PREPARED_MAX)      # the tensor's next calls
-    return call.run(x, *args)
 
 
 def _check_input(a):
@@ -117,285 +77,18 @@ __all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
 _ARG_FROM, _ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
 _ARG_SRC, _ARG_DST = C["DNNL_ARG_SRC"], C["DNNL_ARG_DST"]
 _ARG_DIFF_SRC, _ARG_DIFF_DST = C["DNNL_ARG_DIFF_SRC"], C["DNNL_ARG_DIFF_DST"]
-_ARG_SCALES, _ARG_ZPS = C["DNNL_ARG_ATTR_SCALES"], C["DNNL_ARG_ATTR_ZERO_POINTS"]
 _INTEGRAL = _dtypes.INTEGRAL
 
 
-# ------------------------------------------------------------------ prepared calls
-# A call is defined by its arguments' shapes, strides, data types and options,
-# not by their values: the first call with a given definition checks it
-# completely and makes the primitive; the next ones find that prepared call
-# by a key of those properties, allocate the result and run the primitive's
-# plan on the buffers' addresses. Any array is prepared: one the kernels
-# read as it is (dnnl._inputs.copy_dtype is None) runs directly, any other
-# through _CopyFirst, which copies it once into a C-contiguous native-order
-# array first. The strides and dtype (byte order included) in a key stand
-# for that decision; only the data's alignment is not in the key, so a
-# direct call checks it (aligned_copy).
-_prepared = {}          # call key -> prepared call (immutable, shared by threads)
-_PREPARED_MAX = 512     # then forget them all: the next calls prepare again
-_F32_MAX = float(np.finfo(np.float32).max)
-_INF = float("inf")
-
-
-def _prepared_call(key, prepare):
-    """The prepared call of ``key``, made by ``prepare()`` at first use (every
-    time when ``key`` is None: an unhashable argument)."""
-    if key is None:
-        return prepare()
-    call = _prepared.get(key)
-    if call is None:
-        call = remember(_prepared, key, prepare(), _PREPARED_MAX)
-    return call
-
-
-def _call_key(*parts):
-    """``parts`` as a key of :data:`_prepared`, or None when one of them
-    cannot be hashed (an array of scales: such a call is prepared anew)."""
-    try:
-        hash(parts)
-    except TypeError:
-        return None
-    return parts
-
-
-def _empty(shape, dtype, axes=None):
-    """A new result array, ``np.empty(shape, dtype)`` seen through
-    ``transpose(axes)`` when ``axes`` is given (a result in its input's
-    memory order: :func:`dnnl._inputs.layout_of_result`). One too large is
-    :class:`dnnl.out_of_memory`, not numpy's ValueError or MemoryError."""
-    try:
-        out = np.empty(shape, dtype)
-    except (ValueError, MemoryError):
-        raise _too_large(shape, dtype) from None
-    return out if axes is None else out.transpose(axes)
-
-
-def _too_large(shape, dtype):
-    """The error of a result numpy cannot allocate."""
-    return out_of_memory(status.out_of_memory, "cannot allocate a result of shape %s and "
-                         "type %s" % (short(list(shape)), np.dtype(dtype)))
-
-
-def aligned_copy(a):
-    """A copy of ``a`` with its strides (non-negative), at an address numpy
-    aligns: for a direct call given data at an odd address, whose
-    descriptor holds those strides."""
-    span = sum((n - 1) * s for n, s in zip(a.shape, a.strides)) + a.itemsize
-    b = np.ndarray(a.shape, a.dtype, np.empty(span, np.uint8), 0, a.strides)
-    b[...] = a
-    return b
-
-
-class _CopyFirst:
-    """A prepared call whose input is copied first, once, into a dense array
-    of ``dtype`` (native order; f32 for float64 input) in the input's axis
-    order (numpy's ``order="K"``): a foreign byte order, an odd or negative
-    stride, float64 rounded to f32."""
-
-    __slots__ = ("call", "dtype")
-
-    def __init__(self, call, dtype):
-        self.call, self.dtype = call, dtype
-
-    def run(self, a, *rest):
-        return self.call.run(dense_copy(a, self.dtype), *rest)
-
-
-class _Widened:
-    """A prepared call whose f32 result is widened to float64, exactly (the
-    f64 result a numpy user asks for: no kernel writes f64)."""
-
-    __slots__ = ("call",)
-
-    def __init__(self, call):
-        self.call = call
-
-    def run(self, *args, **address):
-        return self.call.run(*args, **address).astype(np.float64)
-
-
-class _PreparedReorder:
-    """One reorder of the array layer, made once: the primitive, its plan,
-    the descriptors of its memories and the result's shape and type."""
-
-    __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "src_item", "dst_md",
-                 "dst_nbytes", "out_shape", "out_axes", "out_dtype", "quant", "dims",
-                 "per_tensor", "dst_side")
-
-    def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None,
-                 out_axes=None):
-        """``a``: an array of the call's definition the kernels read as it
-        is, with at least one dim; ``dst_md`` the result's descriptor,
-        ``out_dtype`` its numpy type (None: the result is a memory),
-        ``out_shape`` and ``out_axes`` how it is allocated (:func:`_empty`;
-        default ``a``'s shape, C order)."""
-        src = from_array(a)
-        self.src_md, self.src_nbytes, self.src_item = src._md, src._nbytes, a.itemsize
-        dims = self.dims = list(self.src_md.dims)
-        self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
-        self.out_shape = a.shape if out_shape is None else out_shape
-        self.out_axes, self.out_dtype = out_axes, out_dtype
-        attr, self.quant = _quant_attr(dims, dst_md.data_type, scales, zero_points, axis)
-        self.per_tensor = axis is None
-        self.dst_side = dst_md.data_type in _INTEGRAL
-        pd = reorder.primitive_desc(_ENGINE, self.src_md, _ENGINE, dst_md, attr)
-        self.prim = reorder(pd)
-        self.plan = self.prim.ready_plan()
-        self.stream = stream(_ENGINE)
-
-    def run(self, a, scales, zero_points, src=None):
-        """Reorder ``a`` (an array of the call's definition, or a torch
-        tensor at the element-aligned address ``src``) into a new result: a
-        numpy array when the call has an ``out_dtype``, else a memory."""
-        if src is None:
-            src = _address(a)
-            if src % self.src_item:     # an odd address: the kernels read whole elements
-                a = aligned_copy(a)
-                src = _address(a)
-        plan = self.plan
-        if self.out_dtype is None:
-            dst, address = memory_allocated(self.dst_md, _ENGINE, self.dst_nbytes)
-        else:       # _empty, inline: the call users repeat most
-            try:
-                dst = np.empty(self.out_shape, self.out_dtype)
-            except (ValueError, MemoryError):
-                raise _too_large(self.out_shape, self.out_dtype) from None
-            if self.out_axes is not None:
-                dst = dst.transpose(self.out_axes)
-            address = _address(dst)
-        if plan is None or _verbose.exec_on:
-            self._execute(a, dst, scales, zero_points)
-            return dst
-        if self.quant is None:
-            plan.run(src, address)
-        elif self.per_tensor and (
-                scales is None or type(scales) is float and -_F32_MAX <= scales <= _F32_MAX
-        ) and (zero_points is None or type(zero_points) is int
-               and -2 ** 31 <= zero_points < 2 ** 31):
-            # the usual quantization: two numbers, no arrays made for them
-            plan.run_values(src, address, self.dst_side, scales, zero_points)
-        else:
-            addresses = [0, 0, 0, 0]
-            values = self._quant_arrays(scales, zero_points)     # alive while the plan runs
-            for _, pos, v in values:
-                addresses[pos] = _address(v)
-            plan.run(src, address, *addresses)
-        return dst
-
-    def _quant_arrays(self, scales, zero_points):
-        """``[(execution argument, position in the plan's run, array)]`` of
-        the scales and zero points given."""
-        return [(arg, pos, _values(v, self.dims, ax, np_dtype, what))
-                for (arg, np_dtype, ax, what, pos), v in zip(self.quant, (scales, zero_points))
-                if arg is not None]
-
-    def _execute(self, a, dst, scales, zero_points):
-        """:meth:`run` through ``primitive.execute`` (verbose prints its line)."""
-        if not isinstance(dst, memory):
-            dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, dst)
-        if type(a) is not np.ndarray:
-            a = array_of(a)     # a tensor: its numpy view
-        args = {_ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a),
-                _ARG_TO: dst}
-        if self.quant is not None:
-            for arg, _, v in self._quant_arrays(scales, zero_points):
-                args[arg] = _quant_memory(v)
-        self.prim.execute(self.stream, args)
-
-
 # ------------------------------------------------------------------ reorders
-def _axis(axis, ndims):
-    try:
-        ax = operator.index(axis)
-    except TypeError:
-        raise invalid("axis must be an int, not %r" % (axis,)) from None
-    if not -ndims <= ax < ndims:
-        raise invalid("axis %d is out of range for %d dims" % (ax, ndims))
-    return ax % ndims
-
-
-def _values(values, dims, ax, np_dtype, what):
-    t = type(values)
-    if ax is None and (t is float or t is int):     # the usual case, quickly
-        if np_dtype == np.float32 and (-_F32_MAX <= values <= _F32_MAX or t is float and (
-                values != values or abs(values) == _INF)):     # NaN and inf are f32 too
-            return np.array((values,), np.float32)
-        if t is int and -2 ** 31 <= values < 2 ** 31:
-            return np.array((values,), np.int32)
-    try:
-        v = np.asarray(values)
-    except (ValueError, TypeError, OverflowError) as exc:    # a ragged list...
-        raise invalid("%s must be numbers: %s" % (what, exc)) from None
-    if v.dtype.kind not in "biuf":
-        raise invalid("%s must be numbers, not %s" % (what, v.dtype))
-    v = v.reshape(-1)
-    want = 1 if ax is None else dims[ax]
-    if v.size != want:
-        raise invalid("%d %s given, %s needs %d" % (
-            v.size, what, "per-tensor quantization" if ax is None
-            else "axis %d (size %d)" % (ax, dims[ax]), want))
-    if np_dtype == np.int32:
-        if v.dtype.kind == "f" and not np.array_equal(v, np.round(v)):
-            raise invalid("%s must be integers" % what)
-        if ((v < -2 ** 31) | (v > 2 ** 31 - 1)).any():
-            raise invalid("%s must fit int32" % what)
-        return v.astype(np.int64).astype(np.int32)
-    with np.errstate(over="ignore"):
-        f32 = v.astype(np.float32)
-    if (np.isinf(f32) & ~np.isinf(v)).any():
-        raise invalid("%s must be f32 numbers (oneDNN's scales are f32): %s overflows"
-                      % (what, short(v[np.isinf(f32) & ~np.isinf(v)][0])))
-    return f32
-
-
-_QUANT_MDS = {}     # (count, numpy type) -> the descriptor of a scales / zero points memory
-
-
-def _quant_memory(values):
-    """A memory over the C-contiguous scales or zero points ``values``."""
-    k = (values.size, values.dtype.char)
-    entry = _QUANT_MDS.get(k)
-    if entry is None:
-        md = desc([values.size], data_type.f32 if values.dtype == np.float32
-                  else data_type.s32, "a")
-        entry = remember(_QUANT_MDS, k, (md, span_bytes(md)), 256)
-    return memory_over(entry[0], _ENGINE, entry[1], values)
-
-
-def _quant_attr(dims, ddt, scales, zero_points, axis):
-    """The attributes quantizing the integral side (dst when ``ddt`` is
-    integral, else src), and per kind (scales, zero points) the execution
-    argument, value type, axis, name and position among the plan's values
-    (``QUANT_NAMES``): ``(None, ...)`` when not given; None when neither is."""
-    ax = None if axis is None else _axis(axis, len(dims))
-    if ax is not None and scales is None and zero_points is None:
-        raise invalid("axis is given without scales or zero points")
-    side, name = (_ARG_TO, "dst ") if ddt in _INTEGRAL else (_ARG_FROM, "src ")
-    mask = 0 if ax is None else 1 << ax
-    attr = primitive_attr()
-    if scales is None and zero_points is None:
-        return attr, None
-    quant = [(None,) * 5, (None,) * 5]
-    if scales is not None:
-        attr.set_scales_mask(side, mask)
-        quant[0] = (_ARG_SCALES | side, np.float32, ax, "scales",
-                    QUANT_NAMES.index(name + "scales"))
-    if zero_points is not None:
-        attr.set_zero_points_mask(side, mask)
-        quant[1] = (_ARG_ZPS | side, np.int32, ax, "zero points",
-                    QUANT_NAMES.index(name + "zero points"))
-    return attr, tuple(quant)
-
-
 def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
     """Reorder ``src`` into ``dst`` (memories; checked and made on every call)."""
     dims = list(src._md.dims)
-    attr, quant = _quant_attr(dims, dst._md.data_type, scales, zero_points, axis)
+    attr, quant = quant_attr(dims, dst._md.data_type, scales, zero_points, axis)
     args = {_ARG_FROM: src, _ARG_TO: dst}
     for (arg, np_dtype, ax, what, _), values in zip(quant or (), (scales, zero_points)):
         if arg is not None:
-            args[arg] = _quant_memory(_values(values, dims, ax, np_dtype, what))
+            args[arg] = quant_memory(values_of(values, dims, ax, np_dtype, what))
     reorder(src, dst, attr).execute(stream(src.get_engine()), args)
 
 
@@ -453,8 +146,8 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
              zero_points is None, axis, type(axis))
     if type(x) is np.ndarray:
         try:
-            call = _prepared.get((x.shape, x.strides, x.dtype, settings.key, parts))
-        except TypeError:       # an unhashable option: prepared anew (_run_prepared)
+            call = calls.get((x.shape, x.strides, x.dtype, settings.key, parts))
+        except TypeError:       # an unhashable option: prepared anew (run_prepared)
             call = None
         if call is not None:
             return call.run(x, scales, zero_points)
@@ -469,8 +162,8 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
         ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
         _no_f64_output(ddt, "convert")
         md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None else ddt, tag)
-        return _PreparedReorder(a, md, None, scales, zero_points, axis)
-    return _run_prepared(x, parts, True, make, (scales, zero_points))
+        return PreparedReorder(a, md, None, scales, zero_points, axis)
+    return run_prepared(x, parts, True, make, (scales, zero_points))
 
 
 def _convert_memory(src, tag, dtype, scales, zero_points, axis):
@@ -498,7 +191,7 @@ def _numpy_out(shape, dt, order=None):
         raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
                       "which returns a memory" % dt.name)
     alloc, axes = layout_of_result(shape, order)
-    return _empty(alloc, npdt, axes)
+    return new_array(alloc, npdt, axes)
 
 
 def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
@@ -655,8 +348,8 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
              type(axis))
     if type(x) is np.ndarray:
         try:
-            call = _prepared.get((x.shape, x.strides, x.dtype, settings.key, parts))
-        except TypeError:       # an unhashable option: prepared anew (_run_prepared)
+            call = calls.get((x.shape, x.strides, x.dtype, settings.key, parts))
+        except TypeError:       # an unhashable option: prepared anew (run_prepared)
             call = None
         if call is not None:
             return call.run(x, scales, zero_points)
@@ -677,11 +370,11 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
         out = _numpy_out(r.shape, ddt, order)
         one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
         alloc, axes = layout_of_result(r.shape, order)
-        call = _PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
+        call = PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
                                                 else out)._md,
                                 out.dtype, scales, zero_points, axis, alloc, axes)
-        return _Widened(call) if wide else call
-    return _run_prepared(x, parts, rounds, make, (scales, zero_points))
+        return Widened(call) if wide else call
+    return run_prepared(x, parts, rounds, make, (scales, zero_points))
 
 
 # ------------------------------------------------------------------ resampling
@@ -717,63 +410,6 @@ def _resampling_setup(a, mode, layout):
     return alg, last
 
 
-class _PreparedResampling:
-    """One resampling of the array layer, made once: the primitive, its plan,
-    the descriptors of its input and output and the output's shape and type."""
-
-    __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "out_arg",
-                 "out_md", "out_nbytes", "out_shape", "out_axes", "out_dtype")
-
-    def __init__(self, prim, in_arg, out_arg, src, dst, out):
-        """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
-        ``out_arg``), ``dst`` over the numpy array ``out``, whose memory
-        order the results keep."""
-        self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
-        self.in_arg, self.out_arg = in_arg, out_arg
-        self.in_md, self.in_nbytes = src._md, src._nbytes
-        self.out_md, self.out_nbytes = dst._md, dst._nbytes
-        self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
-        self.out_dtype = out.dtype
-
-    def run(self, a, src=None):
-        """Resample ``a`` (an array of the call's definition, or a torch
-        tensor at the element-aligned address ``src``) into a new array."""
-        if src is None:
-            src = _address(a)
-            if src % self.out_dtype.itemsize:   # an odd address: whole elements read
-                a = aligned_copy(a)
-                src = _address(a)
-        out = _empty(self.out_shape, self.out_dtype, self.out_axes)
-        plan = self.plan
-        if plan is None or _verbose.exec_on:    # through execute: verbose prints
-            if type(a) is not np.ndarray:
-                a = array_of(a)     # a tensor: its numpy view
-            self.prim.execute(self.stream, {
-                self.in_arg: memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
-                self.out_arg: memory_over(self.out_md, _ENGINE, self.out_nbytes, out)})
-        else:
-            plan.run(src, _address(out))
-        return out
-
-
-class _Zeros:
-    """The gradient of a resampling none of whose outputs exist (an empty
-    ``diff_dst`` spatial size): zeros, which oneDNN's primitive would not
-    write (it skips a problem with an empty memory)."""
-
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, shape, dtype):
-        self.shape, self.dtype = shape, dtype
-
-    def run(self, a, src=None):
-        return np.zeros(self.shape, self.dtype)
-
-
-# the calls that read their input where it is: a tensor's key may share them
-_DIRECT = (_PreparedReorder, _PreparedResampling, _Widened, _Zeros)
-
-
 def _value_key(v):
     """``v`` (sizes, factors) as part of a key: its values and their types,
     since a size of 4.0 is refused where 4 is taken, and a factor True where
@@ -792,14 +428,14 @@ def _resampling_call(what, x, mode, layout, prepare):
     parts = (what, mode, type(mode), layout, type(layout))
     if type(x) is np.ndarray:
         try:
-            call = _prepared.get((x.shape, x.strides, x.dtype, settings.key, parts))
-        except TypeError:       # an unhashable option: prepared anew (_run_prepared)
+            call = calls.get((x.shape, x.strides, x.dtype, settings.key, parts))
+        except TypeError:       # an unhashable option: prepared anew (run_prepared)
             call = None
         if call is not None:
             return call.run(x)
     elif not is_tensor(x) and isinstance(x, memory):
         x = as_numpy(x)         # its logical values (dask: the callers')
-    return _run_prepared(x, parts, True, prepare, ())
+    return run_prepared(x, parts, True, prepare, ())
 
 
 def _check_empty(src_spatial, dst_spatial, backward):
@@ -837,7 +473,7 @@ def _new_output(a, last, spatial):
     n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
     shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
     alloc, axes = layout_of_result(shape, memory_order(a))     # ``a``'s memory order
-    return _empty(alloc, a.dtype, axes)
+    return new_array(alloc, a.dtype, axes)
 
 
 def _one_image(a, last, count):
@@ -968,7 +604,7 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         from dnnl.resampling import resampling_forward
         pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
                                                src._md, dst._md)
-        return _PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
+        return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
     what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
     return _resampling_call(what, x, mode, layout, prepare)
 
@@ -1009,10 +645,10 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         ds = from_array(_logical(out, last))
         _check_empty(ds._md.dims[2:], dd._md.dims[2:], True)
         if 0 in dd._md.dims[2:] and out.size:
-            return _Zeros(out.shape, out.dtype)     # no output reached: no gradient
+            return Zeros(out.shape, out.dtype)     # no output reached: no gradient
         from dnnl.resampling import resampling_backward
         pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
-        return _PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
+        return PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
                                    dd, ds, out)
     return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
                             prepare)

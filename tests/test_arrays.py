@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import dnnl
-from dnnl import _interop, arrays
+from dnnl import _interop, _prepared, arrays
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as TS
 
@@ -523,7 +523,7 @@ def test_every_array_function_from_eight_threads_at_once():
         lambda x: dnnl.resample_backward(x, [2] * (x.ndim - 2)),
         lambda x: dnnl.memory.from_array(x).to_numpy(),
     ]
-    arrays._prepared.clear()
+    _prepared.calls.clear()
     results = [[] for _ in range(8)]      # per thread: (input, call, result)
     errors = []
 
@@ -542,7 +542,7 @@ def test_every_array_function_from_eight_threads_at_once():
     for t in threads:
         t.join()
     assert not errors
-    arrays._prepared.clear()
+    _prepared.calls.clear()
     want = [[f(x) for f in calls] for x in inputs]
     assert sum(map(len, results)) == 8 * 3 * len(inputs) * len(calls)
     for per_thread in results:

@@ -24,7 +24,8 @@
 #        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
 #        left out (the run prints the levels it found);
 #      - at the best level: tests/test_reorder.py, test_reorder_plan.py,
-#        test_arrays.py, test_array_inputs.py, test_edge_cases.py,
+#        test_arrays.py, test_array_inputs.py, test_array_views.py (every view
+#        kind, byte order and odd address), test_edge_cases.py,
 #        test_bad_input.py (more callers of the same kernels) and test_special_values.py (NaN/inf/huge/subnormal data
 #        against the numpy references of dnnl.testing; real oneDNN, the oracle
 #        of tests/conformance, does not load under ASan);
@@ -189,7 +190,8 @@ done
 # against the numpy references
 run "reorder, arrays, edge cases, bad input, special values" "" tests/test_reorder.py \
     tests/test_reorder_plan.py tests/test_arrays.py tests/test_array_inputs.py \
-    tests/test_edge_cases.py tests/test_bad_input.py tests/test_special_values.py
+    tests/test_array_views.py tests/test_edge_cases.py tests/test_bad_input.py \
+    tests/test_special_values.py
 DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests/test_fuzz_bad_input.py
 
 step "sanitizer reports"

@@ -1,0 +1,8 @@
+# Internal: the array functions' prepared calls (a partial stub; the
+# array functions' own stubs in arrays.pyi are what users see).
+from typing import Any
+
+calls: dict[Any, Any]
+LIMIT: int
+
+def __getattr__(name: str) -> Any: ...
