@@ -67,6 +67,13 @@ def _via_int_view(x):
     return np.from_dlpack(x.view(getattr(torch, pair[0]))).view(getattr(_dtypes._ml, pair[1]))
 
 
+def _lazy_torch_view(x):
+    """Whether ``x`` is a torch tensor with a negative or conjugate bit:
+    DLPack exports its bytes as they are, without the negation."""
+    torch = sys.modules.get("torch")
+    return torch is not None and type(x) is torch.Tensor and (x.is_neg() or x.is_conj())
+
+
 def as_numpy(x):
     """A numpy array sharing ``x``'s memory (never a copy).
 
@@ -76,6 +83,10 @@ def as_numpy(x):
     """
     if isinstance(x, np.ndarray):
         return x
+    if _lazy_torch_view(x):
+        raise invalid("this torch tensor is a lazy negative or conjugate view: its bytes are "
+                      "not its values, so no memory can share them; pass "
+                      "x.resolve_neg().resolve_conj() (a copy)")
     if hasattr(x, "__dlpack__"):
         try:
             return np.from_dlpack(x)

@@ -372,6 +372,8 @@ def test_torch_tensors_on_the_prepared_path():
         dnnl.quantize(t.clone().requires_grad_(), 0.5)
     neg = t._neg_view()
     assert np.array_equal(dnnl.quantize(neg, 0.5), dnnl.quantize(-t.numpy(), 0.5))
+    with pytest.raises(dnnl.invalid_arguments, match="resolve_neg"):
+        dnnl.memory.from_array(neg)         # its bytes are not its values
     raw = bytearray(t.numel() * 4 + 4)
     odd = torch.frombuffer(raw, dtype=torch.float32, offset=2, count=t.numel()).reshape(t.shape)
     odd.copy_(t)
