@@ -438,3 +438,22 @@ def test_torch_views_property(case, op):
         assert got.get_desc() == want.get_desc(), label
         got, want = np.asarray(got), np.asarray(want)
     _same(got, want, label)
+
+
+@pytest.mark.parametrize("dtype", ["s8", "u8"])
+def test_short_runs_of_every_length(dtype):
+    # a crop's rows are short runs: every length around the vector steps
+    # (the tail converted by one overlapping step) against the contiguous call
+    rng = np.random.default_rng(7)
+    base = (rng.standard_normal((3, 4, 131)) * 90).astype(np.float32)
+    base.flat[::13] = np.nan
+    base.flat[5::17] = np.inf
+    for n in range(1, 131):
+        for start in (0, 1, 3):
+            crop = base[..., start:start + n]
+            want = dnnl.quantize(np.ascontiguousarray(crop), 0.75, 3, dtype=dtype)
+            assert np.array_equal(dnnl.quantize(crop, 0.75, 3, dtype=dtype), want), (n, start)
+            got = dnnl.convert(crop, "abc", "bf16")
+            assert np.array_equal(got.array.view(np.uint16),
+                                  dnnl.convert(np.ascontiguousarray(crop), "abc",
+                                               "bf16").array.view(np.uint16)), (n, start)

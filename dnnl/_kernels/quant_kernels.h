@@ -156,6 +156,13 @@ DNNL_PY_INLINE long long q_i8_body(const float *x, uint8_t *d, long long n, floa
         q_i8_step(x, d, va, vd, vz, lo, hi, 0, mul, div, u8);
     for (; j + 4 * QW <= n; j += 4 * QW)
         q_i8_step(x + j, d + j, va, vd, vz, lo, hi, nt, mul, div, u8);
+    if (j < n && n >= 4 * QW) {
+        /* the tail by one ordinary step ending at n, as the head: the
+           overlap is converted twice, to the same bytes (a short run, a
+           crop's row, would otherwise be left to the scalar loop) */
+        q_i8_step(x + n - 4 * QW, d + n - 4 * QW, va, vd, vz, lo, hi, 0, mul, div, u8);
+        j = n;
+    }
     return j;
 }
 
@@ -203,6 +210,10 @@ DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n, f
     for (; j + 2 * QW <= n; j += 2 * QW) {
         q_prefetch(x + j);      /* one per 64-byte line at AVX2, two at SSE2 */
         q_bf16_step(x + j, d + j, va, vd, vz, nt, mul, div);
+    }
+    if (j < n && n >= 2 * QW) {     /* the tail as in q_i8_body */
+        q_bf16_step(x + n - 2 * QW, d + n - 2 * QW, va, vd, vz, 0, mul, div);
+        j = n;
     }
     return j;
 }
