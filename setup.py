@@ -215,7 +215,13 @@ def extensions():
     exts = cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
                      shared_utility_qualified_name=SHARED_UTILITY,
                      compiler_directives={"boundscheck": False, "wraparound": False,
-                                          "cdivision": True, "initializedcheck": False})
+                                          "cdivision": True, "initializedcheck": False,
+                                          # declares (Py_mod_gil) that a free-threaded
+                                          # CPython may keep its GIL off: the modules
+                                          # keep no mutable C state, and the Python
+                                          # state they share is locked (see
+                                          # docs/internals/architecture.md)
+                                          "freethreading_compatible": True})
     # Each level compiles a copy of the kernel's C in dnnl/_kernels/<level>/
     # (git-ignored). The copy keeps PyInit_<kernel> and the module name
     # dnnl._kernels.<kernel>: dnnl/_kernels/__init__.py loads it under that name.
