@@ -69,8 +69,8 @@ def c_string_address(s):
     """A stable address of a NUL-terminated copy of ``s`` (interned, like C's
     static strings)."""
     buf = _STRINGS.get(s)
-    if buf is None:
-        buf = _STRINGS[s] = ctypes.create_string_buffer(s)
+    if buf is None:     # one setdefault: racing threads keep (and point at) one buffer
+        buf = _STRINGS.setdefault(s, ctypes.create_string_buffer(s))
     return ctypes.addressof(buf)
 
 
