@@ -56,26 +56,29 @@ def _jobs():
     number); reference: what it must equal independently of dnnl, or None."""
     rng = np.random.default_rng(29)
     jobs = []
-    for c in (3, 8, 17, 24):        # several shapes: several cache entries, evicted in turn
-        x = rng.standard_normal((2, c, 5, 6)).astype(np.float32) * 50
+    # several shapes: several cache entries, evicted in turn; several inputs
+    # of each shape: threads share one primitive and prepared call on
+    # different data (a buffer or parameter shared by mistake mixes them)
+    for c, k in [(c, k) for c in (3, 8, 17, 24) for k in range(3)]:
+        x = rng.standard_normal((2, c, 5, 6)).astype(np.float32) * (10 + 40 * k)
         scale = np.float32(0.25 + c / 16)
-        zp = c % 5
+        zp = (c + k) % 5
         q = dnnl.quantize(x, scale, zp, dtype="u8")
         per_channel = (rng.random(c).astype(np.float32) + 0.5)
         jobs += [
-            ("convert nChw16c %d" % c, lambda x=x: np.asarray(dnnl.convert(x, "nChw16c")), x),
-            ("convert nhwc s8 %d" % c, lambda x=x, per_channel=per_channel: np.asarray(
+            ("convert nChw16c %d/%d" % (c, k), lambda x=x: np.asarray(dnnl.convert(x, "nChw16c")), x),
+            ("convert nhwc s8 %d/%d" % (c, k), lambda x=x, per_channel=per_channel: np.asarray(
                 dnnl.convert(x, "nhwc", "s8", scales=per_channel, axis=1)), None),
-            ("quantize %d" % c, lambda x=x, scale=scale, zp=zp: dnnl.quantize(
+            ("quantize %d/%d" % (c, k), lambda x=x, scale=scale, zp=zp: dnnl.quantize(
                 x, scale, zp, dtype="u8"), None),
-            ("dequantize %d" % c, lambda q=q, scale=scale, zp=zp: dnnl.dequantize(q, scale, zp),
+            ("dequantize %d/%d" % (c, k), lambda q=q, scale=scale, zp=zp: dnnl.dequantize(q, scale, zp),
              (q.astype(np.float32) - np.float32(zp)) * scale),
-            ("resample linear %d" % c, lambda x=x: dnnl.resample(x, (9, 4)), None),
-            ("resample nearest nhwc %d" % c, lambda x=x: dnnl.resample(
+            ("resample linear %d/%d" % (c, k), lambda x=x: dnnl.resample(x, (9, 4)), None),
+            ("resample nearest nhwc %d/%d" % (c, k), lambda x=x: dnnl.resample(
                 x.transpose(0, 2, 3, 1).copy(), factors=2.0, mode="nearest", layout="nhwc"), None),
-            ("reorder primitive %d" % c, lambda x=x: _reorder(x, "nchw", "nChw8c"), x),
-            ("reorder primitive bf16 %d" % c, lambda x=x: _reorder(x, "nchw", "nhwc", "bf16"), None),
-            ("flat API %d" % c, lambda c=c: _capi_round([2, c, 5, 6]), 2 * c * 5 * 6 * 4),
+            ("reorder primitive %d/%d" % (c, k), lambda x=x: _reorder(x, "nchw", "nChw8c"), x),
+            ("reorder primitive bf16 %d/%d" % (c, k), lambda x=x: _reorder(x, "nchw", "nhwc", "bf16"), None),
+            ("flat API %d/%d" % (c, k), lambda c=c: _capi_round([2, c, 5, 6]), 2 * c * 5 * 6 * 4),
         ]
     return jobs
 
