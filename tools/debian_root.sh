@@ -80,7 +80,8 @@ root_install() {
     done
     if [ "${#missing[@]}" -gt 0 ]; then
         step "apt-get install ${missing[*]} (inside)"
-        inside apt-get update -q
+        # (a mirror's snapshot may be past its Release file's Valid-Until)
+        inside apt-get -o Acquire::Check-Valid-Until=false update -q
         inside env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
     fi
 }
@@ -95,6 +96,9 @@ root_put_checkout() {
     rm -rf "$dest" && mkdir -p "$dest"
     if [ -n "${DNNL_SDIST:-}" ]; then       # the sdist's files instead (.ci/run)
         tar -xzf "$DNNL_SDIST" -C "$dest" --strip-components=1
+        # the suite runner, which the sdist does not carry (it runs the
+        # sdist's tests, docs and examples)
+        mkdir -p "$dest/.ci" && cp "$repo/.ci/suite" "$dest/.ci/suite"
         return
     fi
     (cd "$repo" && git ls-files -z --cached --others --exclude-standard \
