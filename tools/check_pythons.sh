@@ -33,7 +33,7 @@ main() {   # (all in a function: bash reads a script as it runs, an edit would d
 case "${1:-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
-local repo root suite versions v pkgs=() t0
+local repo suite versions v pkgs=() t0     # (root: global, as tools/debian_root.sh uses it)
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/tools/debian_root.sh"
 root="${1:-/var/tmp/dnnl-sid-root}"

@@ -55,7 +55,8 @@ root_enter() {
     for d in proc dev sys; do
         mountpoint -q "$root/$d" || mount --bind "/$d" "$root/$d"
     done
-    trap 'for d in sys dev proc; do umount -l "$root/$d" 2>/dev/null || true; done' EXIT
+    # (the path written into the trap: it runs after the caller's locals are gone)
+    trap "for d in sys dev proc; do umount -l '$root'/\$d 2>/dev/null || true; done" EXIT
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
     if [ -f /etc/pip.conf ]; then
         cp /etc/pip.conf "$root/etc/pip.conf"
