@@ -135,7 +135,15 @@ def arch_flags():
 # CPUID (its KERNEL_LEVELS uses the same names). A level is built when the
 # compiler targets x86-64 and accepts its flags: elsewhere (AArch64) only the
 # baseline is built, and no x86 flag is tried.
-ISA_LEVELS = (("x86_64_v3", ["-march=x86-64-v3"]), ("x86_64_v4", ["-march=x86-64-v4"]))
+# A compiler older than gcc 11 / clang 12 has no -march=x86-64-v3 / -v4 (Debian
+# 11's gcc 10, used for the manylinux2014 wheels): the same instruction sets by
+# their -m flags instead (the psABI's lists; tuning stays generic in both).
+_V3 = ["-mcx16", "-msahf", "-mpopcnt", "-msse3", "-msse4.1", "-msse4.2", "-mssse3",
+       "-mavx", "-mavx2", "-mbmi", "-mbmi2", "-mf16c", "-mfma", "-mlzcnt", "-mmovbe",
+       "-mxsave"]
+_V4 = _V3 + ["-mavx512f", "-mavx512bw", "-mavx512cd", "-mavx512dq", "-mavx512vl"]
+ISA_LEVELS = (("x86_64_v3", (["-march=x86-64-v3"], _V3)),
+              ("x86_64_v4", (["-march=x86-64-v4"], _V4)))
 # Metadata, not arithmetic: loaded at ``import dnnl``, before the ISA is chosen.
 BASELINE_ONLY = {"offsets"}
 # The module Cython generates for the utility code the others share.
@@ -156,9 +164,12 @@ def target_is_x86_64():
 def isa_levels():
     """The levels built this time. Outputs of the others are removed (in
     place and under build/): the loader would dispatch to stale objects."""
-    built = [] if "DNNL_PY_MARCH" in os.environ or not target_is_x86_64() else [
-        (name, flags) for name, flags in ISA_LEVELS
-        if compiles("int main(void){return 0;}\n", flags)]
+    built = []
+    if "DNNL_PY_MARCH" not in os.environ and target_is_x86_64():
+        for name, choices in ISA_LEVELS:
+            flags = next((f for f in choices if compiles("int main(void){return 0;}\n", f)), None)
+            if flags is not None:
+                built.append((name, flags))
     for name, _ in ISA_LEVELS:
         if name not in dict(built):
             for d in [os.path.join(HERE, "dnnl", "_kernels", name)] + glob.glob(
@@ -215,7 +226,13 @@ def extensions():
     exts = cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
                      shared_utility_qualified_name=SHARED_UTILITY,
                      compiler_directives={"boundscheck": False, "wraparound": False,
-                                          "cdivision": True, "initializedcheck": False})
+                                          "cdivision": True, "initializedcheck": False,
+                                          # declares (Py_mod_gil) that a free-threaded
+                                          # CPython may keep its GIL off: the modules
+                                          # keep no mutable C state, and the Python
+                                          # state they share is locked (see
+                                          # docs/internals/architecture.md)
+                                          "freethreading_compatible": True})
     # Each level compiles a copy of the kernel's C in dnnl/_kernels/<level>/
     # (git-ignored). The copy keeps PyInit_<kernel> and the module name
     # dnnl._kernels.<kernel>: dnnl/_kernels/__init__.py loads it under that name.

@@ -35,10 +35,15 @@ from dnnl._memory import memory
 
 DEFAULT_CAPACITY = 1024
 
+# _lock guards every change to _entries, _lru, _front, _stats and the
+# serials, so that none relies on the GIL (free-threaded builds have none);
+# lookups read _entries and _front without it: one dict get is atomic, and
+# an entry found but evicted meanwhile is refused by _serve (its alive flag,
+# read under the lock). docs/internals/architecture.md lists the rest.
 _lock = threading.Lock()
 _entries = {}                       # key -> Entry
 _lru = collections.OrderedDict()    # serial -> the same entry, least recently used first
-_serials = itertools.count()        # (a hit touches its entry by this small int)
+_serials = itertools.count()        # (a hit touches its entry by this small int; drawn under _lock)
 _stats = {"hits": 0, "misses": 0}
 
 # Per-creation fields that are never shared through the cache.
@@ -284,9 +289,10 @@ def _remember(fkey, entry, args, engines):
         return
     checks = _front_checks(args)
     if checks is not None:
-        if len(_front) >= 2 * _capacity:
-            _front.clear()
-        _front[fkey] = (entry, args, checks)
+        with _lock:     # (the size test and the insert together)
+            if len(_front) >= 2 * _capacity:
+                _front.clear()
+            _front[fkey] = (entry, args, checks)
 
 
 def create(pd, init, args):
@@ -328,8 +334,8 @@ def create(pd, init, args):
     entry = None
     if key is not None:
         state = {k: v for k, v in pd.__dict__.items() if k not in _PRIVATE}
-        entry = Entry(key, state, engines, next(_serials))
         with _lock:
+            entry = Entry(key, state, engines, next(_serials))
             if _capacity > 0:
                 old = _entries.pop(key, None)
                 if old is not None:

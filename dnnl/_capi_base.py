@@ -69,8 +69,8 @@ def c_string_address(s):
     """A stable address of a NUL-terminated copy of ``s`` (interned, like C's
     static strings)."""
     buf = _STRINGS.get(s)
-    if buf is None:
-        buf = _STRINGS[s] = ctypes.create_string_buffer(s)
+    if buf is None:     # one setdefault: racing threads keep (and point at) one buffer
+        buf = _STRINGS.setdefault(s, ctypes.create_string_buffer(s))
     return ctypes.addressof(buf)
 
 
@@ -298,6 +298,10 @@ class Record:
         return self.getter() if self.getter is not None else self.obj_
 
 
+# _lock (reentrant: _delete recurses) guards every change to _records, the
+# records' refs, views and kept arrays, and draws the ids; lookup reads
+# _records without it (one dict get is atomic: a handle destroyed meanwhile
+# is found or not, as with any use-after-free race in C).
 _records = {}
 _ids = itertools.count()
 _BASE = 0x5D0000000000
@@ -400,13 +404,14 @@ def live_handles():
 
 def keep_array(h, key, ctype, values):
     """A C array owned by handle ``h`` (valid while ``h`` lives); its address."""
-    rec = _records[address(h)]
-    arr = rec.keep.get(key)
     values = list(values)
-    if arr is None or len(arr) < len(values):
-        if arr is not None:   # pointers handed out before stay valid
-            rec.keep[(key, id(arr))] = arr
-        arr = rec.keep[key] = (ctype * max(len(values), 1))()
-    for i, v in enumerate(values):
-        arr[i] = v
-    return ctypes.addressof(arr)
+    with _lock:     # (the get, the growth and the fill together)
+        rec = _records[address(h)]
+        arr = rec.keep.get(key)
+        if arr is None or len(arr) < len(values):
+            if arr is not None:   # pointers handed out before stay valid
+                rec.keep[(key, id(arr))] = arr
+            arr = rec.keep[key] = (ctype * max(len(values), 1))()
+        for i, v in enumerate(values):
+            arr[i] = v
+        return ctypes.addressof(arr)

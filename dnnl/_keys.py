@@ -21,7 +21,10 @@ def remember(table, key, value, limit):
     """``table[key] = value``, returned; a table that holds ``limit`` entries
     forgets them all first. For the package's small memo tables: the next
     lookups fill a cleared table again, which costs less than keeping an LRU
-    order on every hit."""
+    order on every hit. No lock: the clear and the fill are one dict
+    operation each (atomic with or without a GIL); threads racing fill one
+    value, and a race can only forget entries (docs/internals/architecture.md,
+    "Shared state and threads")."""
     if len(table) >= limit:
         table.clear()
     return table.setdefault(key, value)

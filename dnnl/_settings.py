@@ -8,6 +8,7 @@ primitive-cache key. Tests flip the switches to compare kernels
 """
 import contextlib
 import os
+import threading
 
 from dnnl._keys import token
 from dnnl._enums import fpmath_mode
@@ -36,6 +37,15 @@ class Settings:
     A primitive kind may add switches of its own (:meth:`add_switch`).
     """
 
+    # Writers hold _lock from the value to the new key, so the last key
+    # made is always the key of the values in place (two threads setting
+    # switches at once cannot leave a key of older values). Readers take no
+    # lock: a switch is one dict get, the key one attribute read. A creation
+    # racing a change may be keyed under the values before or after it:
+    # every switch chooses among plans of identical results (the suite checks
+    # the fast plans against the generic ones), so no result depends on it.
+    _lock = threading.RLock()
+
     def __init__(self):
         values = {"generic_reorder_plans": False,
                   "reorder_parallel_min": 1 << 15,
@@ -54,8 +64,9 @@ class Settings:
         one keeps its value."""
         if not name.isidentifier() or name.startswith("_") or hasattr(Settings, name):
             raise ValueError("%r cannot name a switch" % (name,))
-        self._values.setdefault(name, default)
-        self._rekey()
+        with self._lock:
+            self._values.setdefault(name, default)
+            self._rekey()
 
     def names(self):
         """The switches' names."""
@@ -72,15 +83,19 @@ class Settings:
         if name not in self._values:
             raise AttributeError("no setting %r (settings: %s)"
                                  % (name, ", ".join(self._values)))
-        self._values[name] = value
-        self._rekey()
+        with self._lock:
+            self._values[name] = value
+            self._rekey()
 
     def fpmath_default(self):
         """The default fpmath mode, read from the environment at the first call."""
         mode = self._values["default_fpmath_mode"]
         if mode is None:
-            mode = self._values["default_fpmath_mode"] = _env_fpmath()
-            self._rekey()
+            with self._lock:    # (another thread may have set it meanwhile)
+                mode = self._values["default_fpmath_mode"]
+                if mode is None:
+                    mode = self._values["default_fpmath_mode"] = _env_fpmath()
+                    self._rekey()
         return mode
 
     def cache_key(self):

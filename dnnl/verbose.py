@@ -42,6 +42,7 @@ The cost when verbose is off is one module-attribute test per execute.
 """
 import os
 import sys
+import threading
 import time
 
 import dnnl._isa as _isa
@@ -63,6 +64,12 @@ _level = 0
 _timestamp = False
 _header_done = False
 _output = None            # None: stdout (or the "dnnl.verbose" logger)
+# Changes of the level and the printing of a line (with the header before
+# the first) hold _lock: the four level globals change together, the header
+# is printed once and lines do not interleave. Readers of exec_on /
+# create_on take no lock (one global read; a line racing a level change may
+# or may not be printed, as in oneDNN).
+_lock = threading.RLock()
 
 ONEDNN_VERSION = "3.13"
 TEMPLATE = ("operation,engine,primitive,implementation,prop_kind,memory_descriptors,"
@@ -116,8 +123,9 @@ def set_verbose(level):
     if f is None:
         raise invalid("verbose level must be 0, 1 or 2 (or an ONEDNN_VERBOSE string), "
                       "not %r" % (level,))
-    old = _level
-    _set_flags(f)
+    with _lock:
+        old = _level
+        _set_flags(f)
     return old
 
 
@@ -131,7 +139,8 @@ def set_output(target=None):
     has handlers), a ``logging.Logger``, a file-like object with ``write``,
     or a callable taking one line (without newline). Returns the previous."""
     global _output
-    old, _output = _output, target
+    with _lock:
+        old, _output = _output, target
     return old
 
 
@@ -198,11 +207,12 @@ def header_lines():
 
 def _print(body):
     global _header_done
-    if not _header_done:
-        _header_done = True
-        for h in header_lines():
-            _emit(h)
-    _emit(_line(body))
+    with _lock:
+        if not _header_done:
+            _header_done = True
+            for h in header_lines():
+                _emit(h)
+        _emit(_line(body))
 
 
 def _ms(seconds):
@@ -250,4 +260,5 @@ def on_exec(pd, mds, seconds):
 def reset_header():
     """Print the info header again before the next line (used by tests)."""
     global _header_done
-    _header_done = False
+    with _lock:
+        _header_done = False

@@ -9,12 +9,15 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import threading
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The level directory the dispatched kernels come from ("" = baseline), once
-# the first one is loaded.
+# the first one is loaded; chosen under _lock, once (two kernels imported by
+# two threads at once load the same level).
 level = None
+_lock = threading.Lock()
 
 
 def _level_file(level_dir, name):
@@ -38,7 +41,9 @@ class _LevelFinder:
         if not any(_level_file(d, name) for d, _, _ in KERNEL_LEVELS if d):
             return None             # built for the baseline only
         if level is None:
-            level = next(d for d in kernel_levels() if not d or _level_file(d, name))
+            with _lock:
+                if level is None:
+                    level = next(d for d in kernel_levels() if not d or _level_file(d, name))
         where = _level_file(level, name) if level else None
         if where is None:
             return None             # the ordinary finder loads the baseline
