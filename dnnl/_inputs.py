@@ -29,13 +29,6 @@ def _tensor_type():
     return None if torch is None else torch.Tensor
 
 
-def is_tensor(x):
-    """Whether ``x`` is a torch tensor (its type read, not ``isinstance``:
-    that would ask a tensor for its ``__class__``, a torch attribute
-    lookup)."""
-    return type(x) is _tensor_type()
-
-
 def tensor_meta(x):
     """``(shape, strides in elements, torch dtype, address)`` of a CPU torch
     tensor outside autograd, without a negative view, at an address aligned

@@ -12,6 +12,8 @@ data's alignment is not in the key, so a direct call checks it
 (:func:`aligned_copy`). A torch tensor's key is torch's own shape, strides
 and dtype: it runs at its address without a numpy view.
 """
+import sys
+
 import numpy as np
 
 from dnnl import verbose as _verbose
@@ -205,6 +207,26 @@ class PreparedReorder:
 # Heads the keys of torch tensors' calls: their shapes, strides (in elements)
 # and dtypes are torch's own, read without making a numpy view.
 TENSOR = object()
+
+
+def tensor_call(x, parts):
+    """``(prepared call, address)`` for a torch tensor ``x`` whose call of
+    ``parts`` is prepared, else None: one frame, torch's own attributes read
+    inline (a small call on a tensor would otherwise cost twice the numpy
+    one). The tensors :func:`dnnl._inputs.tensor_meta` refuses are refused
+    here alike."""
+    torch = sys.modules.get("torch")
+    if torch is None or type(x) is not torch.Tensor or not x.is_cpu or x.requires_grad \
+            or x.is_neg():
+        return None
+    address = x.data_ptr()
+    if address & 7:
+        return None
+    try:
+        call = calls.get((TENSOR, x.shape, x.stride(), x.dtype, settings.key, parts))
+    except TypeError:
+        return None
+    return None if call is None else (call, address)
 
 
 def run_prepared(x, parts, wide, make, args):

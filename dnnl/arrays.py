@@ -32,12 +32,12 @@ from dnnl._desc import desc
 from dnnl._engine import stream
 from dnnl._enums import C, algorithm, data_type, prop_kind
 from dnnl._error import error, invalid, invalid_type, unimpl, wrong_type
-from dnnl._inputs import is_tensor, layout_of_result, memory_order
+from dnnl._inputs import layout_of_result, memory_order
 from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._memory import memory
 from dnnl._prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, calls,
-                            new_array, run_prepared)
+                            new_array, run_prepared, tensor_call)
 from dnnl._quant_args import quant_attr, quant_memory, values_of
 from dnnl._reorder import reorder
 from dnnl._settings import settings
@@ -151,7 +151,10 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
             call = None
         if call is not None:
             return call.run(x, scales, zero_points)
-    elif not is_tensor(x):
+    else:
+        hit = tensor_call(x, parts)
+        if hit is not None:
+            return hit[0].run(x, scales, zero_points, src=hit[1])
         if isinstance(x, memory):
             return _convert_memory(x, tag, dtype, scales, zero_points, axis)
         if _dask.is_dask(x):
@@ -353,7 +356,10 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
             call = None
         if call is not None:
             return call.run(x, scales, zero_points)
-    elif not is_tensor(x):
+    else:
+        hit = tensor_call(x, parts)
+        if hit is not None:
+            return hit[0].run(x, scales, zero_points, src=hit[1])
         if _dask.is_dask(x):
             return _dask.reorder(function, x, scales, zero_points, axis, dtype)
         if isinstance(x, memory):
@@ -433,8 +439,12 @@ def _resampling_call(what, x, mode, layout, prepare):
             call = None
         if call is not None:
             return call.run(x)
-    elif not is_tensor(x) and isinstance(x, memory):
-        x = as_numpy(x)         # its logical values (dask: the callers')
+    else:
+        hit = tensor_call(x, parts)
+        if hit is not None:
+            return hit[0].run(x, src=hit[1])
+        if isinstance(x, memory):
+            x = as_numpy(x)         # its logical values (dask: the callers')
     return run_prepared(x, parts, True, prepare, ())
 
 
