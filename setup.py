@@ -201,8 +201,10 @@ def extensions():
     base_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + cflags + omp
     march = arch_flags()
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
-    # built once for the baseline: they run before (or without) the ISA choice
+    # built once, for the baseline: they run before (or without) the ISA
+    # choice, or hold types, not kernels
     mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx"),
+            ("dnnl._desc", "dnnl/_desc.pyx"),
             ("dnnl._threads", "dnnl/_threads.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
     # C headers the kernels include: an edit to one rebuilds them

@@ -4,7 +4,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dnnl._enums import data_type, format_kind, format_tag, sparse_encoding
-from dnnl._sparse import buffer_queries, sparse_desc
+from dnnl._sparse import sparse_desc
 from dnnl._enums import data_type as _dt
 from dnnl._enums import format_kind as _fk
 
@@ -16,7 +16,7 @@ MAX_NDIMS: int
 RUNTIME: int
 RUNTIME_SIZE: int
 
-class desc(buffer_queries):
+class desc:
     ndims: int
     dims: tuple[int, ...]
     data_type: _dt
@@ -28,9 +28,6 @@ class desc(buffer_queries):
     inner_blks: tuple[int, ...]
     inner_idxs: tuple[int, ...]
     sparse: sparse_desc | None
-    def __new__(cls, dims: Sequence[int] | None = ..., dt: _DataTypeLike | None = ...,
-                tag_or_strides: _TagLike | Sequence[int] | None = ...,
-                allow_empty: bool = ...) -> desc: ...
     def __init__(self, dims: Sequence[int] | None = ..., dt: _DataTypeLike | None = ...,
                  tag_or_strides: _TagLike | Sequence[int] | None = ...,
                  allow_empty: bool = ...) -> None: ...
@@ -78,12 +75,22 @@ class desc(buffer_queries):
                        allow_empty: bool = ...) -> desc: ...
     def reshape(self, dims: Sequence[int], allow_empty: bool = ...) -> desc: ...
     def permute_axes(self, permutation: Sequence[int], allow_empty: bool = ...) -> desc: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
+    def replaced(self, ndims: int | None = ..., dims: tuple[int, ...] | None = ...,
+                 padded_dims: tuple[int, ...] | None = ...,
+                 padded_offsets: tuple[int, ...] | None = ..., offset0: int | None = ...,
+                 strides: tuple[int, ...] | None = ...,
+                 inner_idxs: tuple[int, ...] | None = ...) -> desc: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def cache_key(self) -> object: ...
 
 ZERO: desc
+
+def make(ndims: int, dims: Sequence[int], dt: data_type, padded_dims: Sequence[int],
+         padded_offsets: Sequence[int], offset0: int, kind: format_kind,
+         strides: Sequence[int] = ..., inner_blks: Sequence[int] = ...,
+         inner_idxs: Sequence[int] = ..., sparse: sparse_desc | None = ...) -> desc: ...
 
 def describe(md: desc) -> str: ...
 def from_tag(dims: Sequence[int], dt: data_type, tag: _TagLike) -> desc: ...

@@ -51,7 +51,7 @@ from dnnl._capi_base import (address as _addr, api as _api, as_float as _f,
                              dnnl_version_t, last_error, lookup as _rec, obj as _obj,
                              opt_obj as _opt, put_opt as _put_opt, put_out as _put,
                              read_array as _read, read_dims as _dims)
-from dnnl._desc import desc as _desc
+from dnnl._desc import desc as _desc, make as _make_desc
 from dnnl._enums import C as _C
 from dnnl._enums import C_ENUMS as _C_ENUMS
 from dnnl._enums import data_type as _dt
@@ -845,8 +845,8 @@ def _from_blob(raw):
                            "%d, stride %d)" % (k, dims[k], pdims[k], poffs[k], strides[k]))
     if not 0 <= off0 < 2 ** 62:
         raise _invalid("corrupt memory descriptor blob: offset0 %d" % off0)
-    md = _desc._make(n, dims, _dt(dt), pdims, poffs, off0, _fk(fk),
-                     strides if fk == _fk.blocked else (), blks, idxs)
+    md = _make_desc(n, dims, _dt(dt), pdims, poffs, off0, _fk(fk),
+                    strides if fk == _fk.blocked else (), blks, idxs)
     if md.format_kind == _fk.blocked and 0 not in dims and not md.is_zero() \
             and _span_bytes(md) >= 2 ** 62:
         raise _invalid("corrupt memory descriptor blob: a layout past 2**62 bytes")

@@ -29,7 +29,7 @@ import operator
 import numpy as np
 
 from dnnl import _format
-from dnnl._desc import desc
+from dnnl._desc import desc, make as make_desc
 from dnnl._enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
 from dnnl._args import integer, not_another_enum
 from dnnl._error import invalid, unimpl
@@ -91,8 +91,8 @@ def _like(dims, ddt, ref):
         strides[d] = stride
         if padded[d] != 0:
             stride *= padded[d] // blocks[d]
-    return desc._make(nd, tuple(dims), ddt, tuple(padded), (0,) * nd, 0,
-                      format_kind.blocked, tuple(strides), ref.inner_blks, ref.inner_idxs)
+    return make_desc(nd, tuple(dims), ddt, tuple(padded), (0,) * nd, 0,
+                     format_kind.blocked, tuple(strides), ref.inner_blks, ref.inner_idxs)
 
 
 def _check_md(md, what):

@@ -1,9 +1,13 @@
+# cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False
+# cython: binding=True, embedsignature=True
 """Memory descriptors: oneDNN's blocking model, validation and transformations.
 
 A descriptor is an immutable value: logical ``dims`` in the primitive's order,
 a data type, and for the ``blocked`` format kind the per-dim ``strides`` (in
-elements, between consecutive outer blocks) plus inner blocks. Every rule here
-follows oneDNN 3.13 (``src/common/memory_desc.cpp``,
+elements, between consecutive outer blocks) plus inner blocks. The type is a
+Cython extension type (a descriptor is made on every array call, so its
+construction is C code); its rules below are ordinary Python, compiled.
+Every rule here follows oneDNN 3.13 (``src/common/memory_desc.cpp``,
 ``src/common/memory_desc_wrapper.hpp``, ``src/common/type_helpers.hpp``).
 """
 import math
@@ -42,10 +46,9 @@ def _ints(values, what):
 
 
 _MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from them
-_INTS = frozenset((int,))
 
 
-class desc(_sparse.buffer_queries):
+cdef class desc:
     """A memory descriptor, as ``dnnl::memory::desc``.
 
     ``desc()`` is the zero descriptor; ``desc(dims, data_type, tag)`` lays out
@@ -65,88 +68,76 @@ class desc(_sparse.buffer_queries):
     dnnl_memory_desc_create_with_tag, dnnl_memory_desc_create_with_strides
     """
 
-    __slots__ = ("ndims", "dims", "data_type", "padded_dims", "padded_offsets",
-                 "offset0", "format_kind", "strides", "inner_blks", "inner_idxs",
-                 "sparse", "_hash", "_token")     # _token: see cache_key
+    # The fields, read-only: oneDNN's dnnl_memory_desc_t, tuples for arrays.
+    cdef readonly object ndims, dims, data_type, padded_dims, padded_offsets, offset0
+    cdef readonly object format_kind, strides, inner_blks, inner_idxs, sparse
+    cdef object _hash, _token      # _token: see cache_key
 
-    def __new__(cls, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
+    _public_name = "memory.desc"      # how messages name the class
+
+    def __cinit__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
         # Descriptors are immutable values: the usual call, (dims, data type,
-        # tag), gives the descriptor made by the first such call (a tenth of
-        # the cost of making it again). Its argument types are in the key:
-        # [2.0] and [2], 1 and True, are different calls.
+        # tag), copies the fields of the descriptor made by the first such
+        # call (a tenth of the cost of making it again). Its argument types
+        # are in the key: [2.0] and [2], 1 and True, are different calls.
+        cdef desc made
         tt, td = type(tag_or_strides), type(dims)
         key = None
-        if cls is desc and (tt is str or tt is format_tag) and (td is list or td is tuple) \
-                and _INTS.issuperset(map(type, dims)):
+        if (tt is str or tt is format_tag) and (td is list or td is tuple) and _all_ints(dims):
             key = (tuple(dims), dt, type(dt), tag_or_strides)
             try:
                 made = _MADE.get(key)
             except TypeError:       # an unhashable argument: made (and refused) below
                 key = made = None
             if made is not None:
-                return made
-        md = object.__new__(cls)
-        md._init(dims, dt, tag_or_strides)     # raises for a bad call
-        if key is not None and md.ndims:
-            _keys.remember(_MADE, key, md, 1024)
-        return md
-
-    def __init__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
-        """(made by ``__new__``)"""
-
-    def _init(self, dims, dt, tag_or_strides):
-        dims = () if dims is None else _ints(dims, "dims")
-        if len(dims) == 0:
-            self._set_zero()
+                self._set(made)
+                return
+        if dims is None and dt is None and tag_or_strides is None:
+            if ZERO is None:       # making ZERO itself
+                self._fill(0, (), data_type.undef, (), (), 0, format_kind.undef,
+                           (), (), (), None)
+            else:
+                self._set(ZERO)
             return
-        dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
-        if isinstance(tag_or_strides, (bool, np.bool_, float, bytes)) or not isinstance(
-                tag_or_strides, (str, format_tag, int, np.integer, list, tuple, range,
-                                 np.ndarray, type(None))):
-            raise wrong_type("tag_or_strides must be a format tag or a sequence of "
-                             "strides, not %s" % _args.a_type(tag_or_strides))
-        if isinstance(tag_or_strides, (str, format_tag, int, np.integer)):
-            made = from_tag(dims, dt, tag_or_strides)
-        elif tag_or_strides is None:   # as strides == NULL in C: dense row-major
-            made = from_strides(dims, dt, None)
-        else:
-            strides = _ints(tag_or_strides, "strides")
-            made = from_strides(dims, dt, strides or None)
-        self._copy_from(made)
+        self._set(_create(dims, dt, tag_or_strides))     # raises for a bad call
+        if key is not None and self.ndims:
+            _keys.remember(_MADE, key, self, 1024)
 
-    # -- construction helpers -------------------------------------------------
-    @classmethod
-    def _make(cls, ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
-              strides=(), inner_blks=(), inner_idxs=(), sparse=None):
-        md = object.__new__(cls)
-        for name, value in (("ndims", ndims), ("dims", tuple(dims)), ("data_type", dt),
-                            ("padded_dims", tuple(padded_dims)),
-                            ("padded_offsets", tuple(padded_offsets)),
-                            ("offset0", offset0), ("format_kind", kind),
-                            ("strides", tuple(strides)), ("inner_blks", tuple(inner_blks)),
-                            ("inner_idxs", tuple(inner_idxs)), ("sparse", sparse),
-                            ("_hash", None), ("_token", None)):
-            object.__setattr__(md, name, value)
+    cdef _fill(self, ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
+               strides, inner_blks, inner_idxs, sparse):
+        self.ndims, self.dims, self.data_type = ndims, dims, dt
+        self.padded_dims, self.padded_offsets, self.offset0 = padded_dims, padded_offsets, offset0
+        self.format_kind, self.strides = kind, strides
+        self.inner_blks, self.inner_idxs, self.sparse = inner_blks, inner_idxs, sparse
+        self._hash = self._token = None
+
+    cdef _set(self, desc other):
+        self._fill(other.ndims, other.dims, other.data_type, other.padded_dims,
+                   other.padded_offsets, other.offset0, other.format_kind, other.strides,
+                   other.inner_blks, other.inner_idxs, other.sparse)
+        self._hash, self._token = other._hash, other._token
+
+    def replaced(self, ndims=None, dims=None, padded_dims=None, padded_offsets=None,
+                 offset0=None, strides=None, inner_idxs=None):
+        """A copy with the given fields changed (the transformations' step)."""
+        cdef desc md = desc.__new__(desc)
+        md._set(self)
+        md._hash = md._token = None
+        if ndims is not None:
+            md.ndims = ndims
+        if dims is not None:
+            md.dims = dims
+        if padded_dims is not None:
+            md.padded_dims = padded_dims
+        if padded_offsets is not None:
+            md.padded_offsets = padded_offsets
+        if offset0 is not None:
+            md.offset0 = offset0
+        if strides is not None:
+            md.strides = strides
+        if inner_idxs is not None:
+            md.inner_idxs = inner_idxs
         return md
-
-    def _copy_from(self, other):
-        for name in desc.__slots__:
-            object.__setattr__(self, name, getattr(other, name))
-
-    def _set_zero(self):
-        self._copy_from(ZERO)
-
-    def _replace(self, **fields):
-        md = object.__new__(desc)
-        md._copy_from(self)
-        object.__setattr__(md, "_hash", None)
-        object.__setattr__(md, "_token", None)
-        for name, value in fields.items():
-            object.__setattr__(md, name, value)
-        return md
-
-    def __setattr__(self, name, value):
-        raise AttributeError("memory descriptors are immutable")
 
     # -- derived properties ---------------------------------------------------
     @property
@@ -225,6 +216,12 @@ class desc(_sparse.buffer_queries):
         return _dtypes.size(self.data_type)
 
     # -- sparse encodings and host scalars (dnnl/_sparse.py) ---------------------
+    get_num_handles = _sparse.buffer_queries.get_num_handles
+    get_nnz = _sparse.buffer_queries.get_nnz
+    get_sparse_encoding = _sparse.buffer_queries.get_sparse_encoding
+    query_data_type = _sparse.buffer_queries.query_data_type
+    get_data_type = _sparse.buffer_queries.get_data_type
+
     @staticmethod
     def csr(dims, dt, nnz, index_dt, pointer_dt, allow_empty=False):
         """A CSR sparse descriptor: ``nnz`` values, their column indices
@@ -298,7 +295,7 @@ class desc(_sparse.buffer_queries):
 
     def __hash__(self):
         if self._hash is None:
-            object.__setattr__(self, "_hash", hash(_equality_key(self)))
+            self._hash = hash(_equality_key(self))
         return self._hash
 
     def cache_key(self):
@@ -306,17 +303,52 @@ class desc(_sparse.buffer_queries):
         object for equal descriptors (found once, then kept)."""
         tok = self._token
         if tok is None:
-            tok = _keys.token(self)
-            object.__setattr__(self, "_token", tok)
+            tok = self._token = _keys.token(self)
         return tok
 
     def __reduce__(self):
-        return (desc._make, (self.ndims, self.dims, self.data_type, self.padded_dims,
+        return (make, (self.ndims, self.dims, self.data_type, self.padded_dims,
                              self.padded_offsets, self.offset0, self.format_kind,
                              self.strides, self.inner_blks, self.inner_idxs, self.sparse))
 
     def __repr__(self):
         return "<dnnl.memory.desc %s>" % describe(self)
+
+
+cdef bint _all_ints(dims):
+    for d in dims:
+        if type(d) is not int:
+            return False
+    return True
+
+
+def make(ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
+         strides=(), inner_blks=(), inner_idxs=(), sparse=None):
+    """A descriptor with these fields, unchecked: the rules below check
+    before they call it (and unpickling gives back a checked one)."""
+    cdef desc md = desc.__new__(desc)
+    md._fill(ndims, tuple(dims), dt, tuple(padded_dims), tuple(padded_offsets), offset0,
+             kind, tuple(strides), tuple(inner_blks), tuple(inner_idxs), sparse)
+    return md
+
+
+def _create(dims, dt, tag_or_strides):
+    """The descriptor ``desc(dims, dt, tag_or_strides)`` describes, checked."""
+    dims = () if dims is None else _ints(dims, "dims")
+    if len(dims) == 0:
+        return ZERO
+    dt = _dtypes.as_data_type(data_type.undef if dt is None else dt)
+    if isinstance(tag_or_strides, (bool, np.bool_, float, bytes)) or not isinstance(
+            tag_or_strides, (str, format_tag, int, np.integer, list, tuple, range,
+                             np.ndarray, type(None))):
+        raise wrong_type("tag_or_strides must be a format tag or a sequence of "
+                         "strides, not %s" % _args.a_type(tag_or_strides))
+    if isinstance(tag_or_strides, (str, format_tag, int, np.integer)):
+        return from_tag(dims, dt, tag_or_strides)
+    if tag_or_strides is None:      # as strides == NULL in C: dense row-major
+        return from_strides(dims, dt, None)
+    strides = _ints(tag_or_strides, "strides")
+    return from_strides(dims, dt, strides or None)
 
 
 def _dims_str(dims):
@@ -343,8 +375,8 @@ def describe(md):
     return text
 
 
-desc._public_name = "memory.desc"      # how messages name the class
-ZERO = desc._make(0, (), data_type.undef, (), (), 0, format_kind.undef)
+ZERO = None
+ZERO = make(0, (), data_type.undef, (), (), 0, format_kind.undef)
 
 
 # -- validation ----------------------------------------------------------------
@@ -450,7 +482,7 @@ def from_tag(dims, dt, tag):
         return ZERO
     if tag == format_tag.any:
         sanity_check(ndims, dims, dt, format_kind.any)
-        return desc._make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.any)
+        return make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.any)
     sanity_check(ndims, dims, dt, format_kind.blocked)
     tag_ndims, perm, inner_blks, inner_idxs = _tags.layout(tag)
     if tag_ndims != ndims:
@@ -475,7 +507,7 @@ def blocked(dims, dt, perm, inner_blks, inner_idxs):
         elif padded[d] != 0:
             stride *= padded[d] // blocks[d]
     _fill_blocked_guard(dims, dt, perm, padded, blocks, math.prod(inner_blks))
-    md = desc._make(ndims, dims, dt, padded, (0,) * ndims, 0, format_kind.blocked,
+    md = make(ndims, dims, dt, padded, (0,) * ndims, 0, format_kind.blocked,
                     strides, inner_blks, inner_idxs)
     strides_check(md)
     return md
@@ -521,7 +553,7 @@ def from_strides(dims, dt, strides):
             strides[d] = _wrap64(strides[d + 1] * dims[d + 1])
     elif len(strides) != ndims:
         raise invalid("%d strides given for %d dims" % (len(strides), ndims))
-    md = desc._make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.blocked, strides)
+    md = make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.blocked, strides)
     strides_check(md, size_check=False)
     _strides_size_guard(md)
     return md
@@ -602,14 +634,14 @@ def sparse_md(dims, dt, nnz, encoding, metadata_types):
     types = [_sparse.as_metadata_type(t) for t in metadata_types]
     sp = _sparse.sparse_desc(encoding, _ints([nnz], "nnz")[0],
                              types + [data_type.undef] * (2 - len(types)))
-    return desc._make(len(dims), dims, dt, dims, (0,) * len(dims), 0, format_kind.sparse,
+    return make(len(dims), dims, dt, dims, (0,) * len(dims), 0, format_kind.sparse,
                       sparse=sp)
 
 
 def host_scalar_md(dt):
     """``memory_desc_init_host_scalar``: dims ``{1}``, padded dims left 0."""
     sanity_check(1, (1,), dt, format_kind.host_scalar)
-    return desc._make(1, (1,), dt, (0,), (0,), 0, format_kind.host_scalar)
+    return make(1, (1,), dt, (0,), (0,), 0, format_kind.host_scalar)
 
 
 # -- sub-memory -------------------------------------------------------------------
@@ -637,7 +669,7 @@ def submemory(parent, dims, offsets):
             raise unimpl("sub-memory does not align with the blocks of dim %d" % d)
         padded[d] = parent.padded_dims[d] - offsets[d] if right_border else dims[d]
         offset0 = _wrap64(offset0 + offsets[d] // blocks[d] * parent.strides[d])
-    return parent._replace(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
+    return parent.replaced(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
 
 
 def _kind_phrase(md):
@@ -668,7 +700,7 @@ def permute_axes(md, perm):
     if md.format_kind == format_kind.blocked:
         fields["strides"] = moved(md.strides)
         fields["inner_idxs"] = tuple(perm[i] for i in md.inner_idxs)
-    return md._replace(**fields)
+    return md.replaced(**fields)
 
 
 # -- reshape --------------------------------------------------------------------------
@@ -767,7 +799,7 @@ def reshape(md, new_dims):
                 stride = _wrap64(stride * o_dims[d])
         ie, oe = ib, ob
 
-    return md._replace(ndims=nd_out, dims=o_dims, padded_dims=tuple(o_pdims),
+    return md.replaced(ndims=nd_out, dims=o_dims, padded_dims=tuple(o_pdims),
                        padded_offsets=tuple(o_poffs), strides=tuple(o_strides),
                        inner_idxs=tuple(o_idxs))
 
