@@ -204,7 +204,7 @@ def extensions():
     # built once, for the baseline: they run before (or without) the ISA
     # choice, or hold types, not kernels
     mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx"),
-            ("dnnl._desc", "dnnl/_desc.pyx"),
+            ("dnnl._desc", "dnnl/_desc.pyx"), ("dnnl._memory", "dnnl/_memory.pyx"),
             ("dnnl._threads", "dnnl/_threads.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
     # C headers the kernels include: an edit to one rebuilds them

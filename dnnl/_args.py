@@ -164,3 +164,10 @@ def _qualname(cls):
     mod = cls.__module__.split(".")[0]
     name = getattr(cls, "_public_name", cls.__qualname__)
     return name if mod == "builtins" else "%s.%s" % (mod, name)
+
+
+def signature_of(fn):
+    """``fn``'s signature, for an extension type's ``__signature__``: its
+    ``__cinit__`` has the constructor's parameters but inspect cannot see them."""
+    import inspect
+    return inspect.signature(fn)

@@ -74,6 +74,9 @@ cdef class desc:
     cdef object _hash, _token      # _token: see cache_key
 
     _public_name = "memory.desc"      # how messages name the class
+    # the constructor's form, for inspect and the docs (__cinit__ takes it)
+    __signature__ = _args.signature_of(
+        lambda dims=None, dt=None, tag_or_strides=None, allow_empty=False: None)
 
     def __cinit__(self, dims=None, dt=None, tag_or_strides=None, allow_empty=False):
         # Descriptors are immutable values: the usual call, (dims, data type,

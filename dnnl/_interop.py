@@ -204,9 +204,9 @@ def _numpy_dtype(md):
 
 
 def _view(mem, shape, strides):
-    md = mem._md
+    md = mem.md
     dtype = _numpy_dtype(md)
-    raw = mem._bytes()
+    raw = mem.map_data(np.uint8)
     if 0 in shape or raw.size == 0:
         return np.empty(shape, dtype)
     return np.ndarray(shape, dtype, buffer=raw, offset=md.offset0 * dtype.itemsize,
@@ -221,7 +221,7 @@ def physical_array(mem):
     gives shape ``(2, 2, 3, 4, 16)`` with the padding channels 17..31 in it.
     A plain ``nhwc`` memory gives ``(N, H, W, C)``.
     """
-    md = mem._md
+    md = mem.md
     if md.format_kind != format_kind.blocked:
         raise invalid("memory.array needs a blocked (concrete) layout")
     blocks = md.blocks
@@ -238,7 +238,7 @@ def physical_array(mem):
 def logical_view(mem):
     """The logical array over a plain layout's buffer (no copy), or None for
     a blocked one (its padding and blocks have no strided logical view)."""
-    md = mem._md
+    md = mem.md
     if md.ndims == 0 or md.format_kind != format_kind.blocked or md.inner_blks \
             or md.data_type in _dtypes.SUB_BYTE:
         return None

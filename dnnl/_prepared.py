@@ -131,7 +131,7 @@ class PreparedReorder:
         ``out_shape`` and ``out_axes`` how it is allocated (:func:`new_array`;
         default ``a``'s shape, C order)."""
         src = from_array(a)
-        self.src_md, self.src_nbytes, self.src_item = src._md, src._nbytes, a.itemsize
+        self.src_md, self.src_nbytes, self.src_item = src.md, src.nbytes, a.itemsize
         dims = self.dims = list(self.src_md.dims)
         self.dst_md, self.dst_nbytes = dst_md, span_bytes(dst_md)
         self.out_shape = a.shape if out_shape is None else out_shape
@@ -276,8 +276,8 @@ class PreparedResampling:
         order the results keep."""
         self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
         self.in_arg, self.out_arg = in_arg, out_arg
-        self.in_md, self.in_nbytes = src._md, src._nbytes
-        self.out_md, self.out_nbytes = dst._md, dst._nbytes
+        self.in_md, self.in_nbytes = src.md, src.nbytes
+        self.out_md, self.out_nbytes = dst.md, dst.nbytes
         self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
         self.out_dtype = out.dtype
 

@@ -267,9 +267,9 @@ class reorder(primitive):
         def _execute(self, mems):
             src, dst = mems[0], mems[1]
             if self._runtime:   # any memory bound: check that it fits
-                _check_runtime(self._src_md, src._md, "src")
-                _check_runtime(self._dst_md, dst._md, "dst")
-                plan = self._plan((src._md, dst._md))
+                _check_runtime(self._src_md, src.md, "src")
+                _check_runtime(self._dst_md, dst.md, "dst")
+                plan = self._plan((src.md, dst.md))
             else:
                 plan = self._plans.declared
                 if plan is _UNBUILT:
@@ -277,9 +277,9 @@ class reorder(primitive):
             if plan is None:
                 return None
             if not self._convert:
-                plan.run(src._address, dst._address)
+                plan.run(src.address, dst.address)
                 return plan
-            dims = (src._md if self._runtime else self._src_md).dims
+            dims = (src.md if self._runtime else self._src_md).dims
             keep, addrs, m = [], [0, 0, 0, 0], 2
             for i, q in enumerate(self._quant):
                 if q is not None:
@@ -290,7 +290,7 @@ class reorder(primitive):
                         values = _values(mem, q, dims, QUANT_DTYPES[i], QUANT_NAMES[i])
                         keep.append(values)
                         addrs[i] = data_address(values)
-            plan.run(src._address, dst._address, addrs[0], addrs[1], addrs[2], addrs[3],
+            plan.run(src.address, dst.address, addrs[0], addrs[1], addrs[2], addrs[3],
                      self._beta)
             return plan
 
@@ -350,19 +350,19 @@ def _in_place(mem, count, dtype):
     """The address of ``mem``'s scale / zero-point values when its buffer
     holds the ``count`` values the kernel reads as they are (a dense 1-D
     run of ``dtype``), else 0 (then :func:`_values` makes them)."""
-    md = mem._md
+    md = mem.md
     if (md.ndims == 1 and md.data_type == _VALUE_TYPES[dtype] and md.strides == (1,)
             and md.format_kind == format_kind.blocked and not md.inner_blks
             and (md.dims[0] == count or md.dims[0] > count > 0 and md.dims[0] > 1)
-            and mem._address):
-        return mem._address + 4 * md.offset0
+            and mem.address):
+        return mem.address + 4 * md.offset0
     return 0
 
 
 def _values(mem, entry, dims, dtype, what):
     """The scale / zero-point values of ``mem`` for ``entry``, contiguous: the
     buffer itself when it holds them so (no copy per execution), else a copy."""
-    md = mem._md
+    md = mem.md
     if md.data_type == _VALUE_TYPES[dtype] and _row_major(md):
         values = mem.map_data()[md.offset0:md.offset0 + md.nelems]
     else:

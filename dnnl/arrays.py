@@ -50,7 +50,7 @@ def as_numpy(x):
     view of a plain layout, a copy of a blocked one: the array functions
     take the values, not the layout)."""
     if isinstance(x, memory):
-        _dtypes.require_ml_dtypes(x._md.data_type)    # else raw codes, not values
+        _dtypes.require_ml_dtypes(x.md.data_type)    # else raw codes, not values
         return x.__array__()
     return _as_numpy(x)
 
@@ -83,8 +83,8 @@ _INTEGRAL = _dtypes.INTEGRAL
 # ------------------------------------------------------------------ reorders
 def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
     """Reorder ``src`` into ``dst`` (memories; checked and made on every call)."""
-    dims = list(src._md.dims)
-    attr, quant = quant_attr(dims, dst._md.data_type, scales, zero_points, axis)
+    dims = list(src.md.dims)
+    attr, quant = quant_attr(dims, dst.md.data_type, scales, zero_points, axis)
     args = {_ARG_FROM: src, _ARG_TO: dst}
     for (arg, np_dtype, ax, what, _), values in zip(quant or (), (scales, zero_points)):
         if arg is not None:
@@ -377,7 +377,7 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
         one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
         alloc, axes = layout_of_result(r.shape, order)
         call = PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
-                                                else out)._md,
+                                                else out).md,
                                 out.dtype, scales, zero_points, axis, alloc, axes)
         return Widened(call) if wide else call
     return run_prepared(x, parts, rounds, make, (scales, zero_points))
@@ -607,13 +607,13 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
             spatial = _sizes(size, k, hint)
         else:
             from dnnl.resampling import _dst_from_factors
-            spatial = list(_dst_from_factors(src._md, _factors(factors, k, hint)).dims[2:])
-        _check_empty(src._md.dims[2:], spatial, False)
+            spatial = list(_dst_from_factors(src.md, _factors(factors, k, hint)).dims[2:])
+        _check_empty(src.md.dims[2:], spatial, False)
         out = _new_output(a, last, spatial)
         dst = from_array(_logical(out, last))
         from dnnl.resampling import resampling_forward
         pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
-                                               src._md, dst._md)
+                                               src.md, dst.md)
         return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
     what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
     return _resampling_call(what, x, mode, layout, prepare)
@@ -653,11 +653,11 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         out = _new_output(a, last, _sizes(size, a.ndim - 2,
                                           lambda count: _one_image(a, last, count)))
         ds = from_array(_logical(out, last))
-        _check_empty(ds._md.dims[2:], dd._md.dims[2:], True)
-        if 0 in dd._md.dims[2:] and out.size:
+        _check_empty(ds.md.dims[2:], dd.md.dims[2:], True)
+        if 0 in dd.md.dims[2:] and out.size:
             return Zeros(out.shape, out.dtype)     # no output reached: no gradient
         from dnnl.resampling import resampling_backward
-        pd = resampling_backward.primitive_desc(_ENGINE, alg, ds._md, dd._md)
+        pd = resampling_backward.primitive_desc(_ENGINE, alg, ds.md, dd.md)
         return PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
                                    dd, ds, out)
     return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,

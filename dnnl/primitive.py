@@ -280,20 +280,20 @@ def _bind_one(entry, mem):
         raise invalid("execution argument %s (%d) is missing" % (name, arg))
     if type(mem) is not memory and not isinstance(mem, memory):
         raise wrong_type("execution argument %s must be a dnnl.memory" % name)
-    if md is not None and mem._md is not md and not equal(mem._md, md):
+    if md is not None and mem.md is not md and not equal(mem.md, md):
         # oneDNN checks no descriptor at execution (cvt_primitive_args in
         # src/common/primitive_exec_types.cpp counts the arguments only):
         # the primitive reads and writes the buffer as its own descriptor
         # says, e.g. a primitive made for a sub-memory run on the parent
         # memory. We accept the same, unless it would leave the buffer.
-        have = 0 if mem._data is None else max(mem._data.size, mem._nbytes)
+        have = max(mem.capacity, mem.nbytes) if mem.address else 0
         need = span_bytes(md)
         if need > have:
             raise invalid("execution argument %s has %r (%d bytes), the primitive's "
-                          "%r needs %d" % (name, mem._md, have, md, need))
-    if mem._address == 0 and mem._nbytes:
+                          "%r needs %d" % (name, mem.md, have, md, need))
+    if mem.address == 0 and mem.nbytes:
         raise invalid("execution argument %s has no buffer" % name)
-    if output and mem._readonly:
+    if output and not mem.writable:
         raise invalid("execution argument %s is a read-only buffer" % name)
     return mem
 
@@ -368,7 +368,7 @@ class primitive:
             args = self._arg_map(args, dst)
         if type(astream) is not stream and not isinstance(astream, stream):
             raise wrong_type("execute needs a dnnl.stream")
-        if astream._engine is not pd._engine:
+        if astream.get_engine() is not pd._engine:
             raise invalid(_ENGINE_MISMATCH)
         # bind: the memories in declaration order, each checked against its
         # declaration (present, a memory, the declared md, a buffer, writable
@@ -377,8 +377,8 @@ class primitive:
         mems = []
         for entry in pd._decl:
             mem = args.get(entry[0])
-            if (type(mem) is memory and mem._md is entry[1] and mem._address
-                    and not (entry[2] and mem._readonly)):
+            if (type(mem) is memory and mem.md is entry[1] and mem.address
+                    and (mem.writable or not entry[2])):
                 mems.append(mem)
             else:
                 mems.append(_bind_one(entry, mem))
@@ -388,7 +388,7 @@ class primitive:
         t0 = time.perf_counter()
         pd._execute(mems)
         seconds = time.perf_counter() - t0
-        _verbose.on_exec(pd, {a[0]: m._md for a, m in zip(pd._decl, mems)}, seconds)
+        _verbose.on_exec(pd, {a[0]: m.md for a, m in zip(pd._decl, mems)}, seconds)
 
     # -- pickling: refused, as its primitive descriptor's
     def __reduce__(self):

@@ -374,11 +374,11 @@ class resampling_forward(primitive):
             if self._binary:     # post-op src1 addresses, by post-op index
                 src1 = [None] * len(self._entries)
                 for (i, _), m in zip(self._binary, mems[2:]):
-                    src1[i] = m._address
+                    src1[i] = m.address
             plan = self._plans.declared
             if plan is _UNBUILT:
                 plan = self._plan()
-            plan.run(mems[0]._address, mems[1]._address, src1)
+            plan.run(mems[0].address, mems[1].address, src1)
             return plan
 
     _pd_class = primitive_desc
@@ -480,7 +480,7 @@ class resampling_backward(primitive):
             plan = self._plans.declared
             if plan is _UNBUILT:
                 plan = self._plan()
-            plan.run(mems[0]._address, mems[1]._address)
+            plan.run(mems[0].address, mems[1].address)
             return plan
 
     _pd_class = primitive_desc

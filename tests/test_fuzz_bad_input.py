@@ -203,11 +203,11 @@ def case_memory(rng, out, arena):
         _call(out, "set_data_handle", mem.set_data_handle, _handle(rng, arena, md))
     if rng.random() < 0.3:
         _call(out, "map_data", mem.map_data, rng.choice([None, np.uint8, "f4", "bogus", 3]))
-    if mem.nbytes and mem._data is not None and mem._data.flags.writeable:
+    if mem.nbytes and mem.address and mem.writable:
         _from_numpy(rng, out, mem, md)
-    elif mem.nbytes and mem._data is not None:
+    elif mem.nbytes and mem.address:
         # a read-only buffer: every write refused before it starts
-        before = bytes(mem._data)
+        before = _bytes_of(mem)
         write = rng.choice(["zero_pad", "from_numpy", "set_data_handle+stream"])
         if write == "zero_pad":
             _call(out, "zero_pad (read-only)", mem.zero_pad)
@@ -216,9 +216,14 @@ def case_memory(rng, out, arena):
                   np.zeros(md.get_dims(), np.float32))
         else:
             _call(out, "set_data_handle+stream (read-only)", mem.set_data_handle,
-                  mem._handle_obj, STRM)
-        if bytes(mem._data) != before:
+                  mem.map_data(np.uint8), STRM)
+        if _bytes_of(mem) != before:
             raise AssertionError("%s wrote into a read-only buffer" % write)
+
+
+def _bytes_of(mem):
+    """The bytes of a memory's buffer (None: it has none)."""
+    return bytes(mem.map_data(np.uint8)) if mem.address else None
 
 
 def _from_numpy(rng, out, mem, md):
@@ -235,13 +240,13 @@ def _from_numpy(rng, out, mem, md):
         arr = np.zeros([d + 1 for d in dims])
     else:
         arr = rng.choice(JUNK)
-    before = bytes(mem._data)
+    before = _bytes_of(mem)
     try:
         mem.from_numpy(arr)
         out["from_numpy: success"] += 1
     except dnnl.error as e:
         out["from_numpy: %s" % e.status.name] += 1
-        if bytes(mem._data) != before:
+        if _bytes_of(mem) != before:
             raise AssertionError("from_numpy failed but wrote to the buffer")
 
 
@@ -273,14 +278,13 @@ def _attr(rng):
 
 
 def _execute(rng, out, label, prim, args, dst_mem):
-    before = bytes(dst_mem._data) if dst_mem is not None and dst_mem._data is not None \
-        else None
+    before = None if dst_mem is None else _bytes_of(dst_mem)
     try:
         prim.execute(STRM, args)
         out["%s.execute: success" % label] += 1
     except dnnl.error as e:
         out["%s.execute: %s" % (label, e.status.name)] += 1
-        if before is not None and bytes(dst_mem._data) != before:
+        if before is not None and _bytes_of(dst_mem) != before:
             raise AssertionError("%s.execute failed but wrote to dst" % label)
 
 

@@ -231,7 +231,7 @@ def test_junk_to_every_new_callable():
     scalar = dnnl.memory(desc.host_scalar("f32"), 1.0)
     objs = [sparse, scalar, sparse.get_desc(), scalar.get_desc()]
     targets = [getattr(o, n) for o in objs for n in dir(o)
-               if not n.startswith("_") and not isinstance(getattr(type(o), n, None), property)
+               if not n.startswith("_") and not inspect.isdatadescriptor(getattr(type(o), n, None))
                and callable(getattr(o, n)) and not isinstance(getattr(o, n), type)]
     targets += [desc.csr, desc.coo, desc.packed, desc.host_scalar, dnnl.memory]
     rng, raw = random.Random(11), []

@@ -1,3 +1,5 @@
+# cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False
+# cython: binding=True, embedsignature=True
 """``dnnl.memory``: a descriptor plus a buffer, as ``dnnl::memory``.
 
 The buffer is the library's own (``DNNL_MEMORY_ALLOCATE``, 64-byte aligned,
@@ -5,11 +7,20 @@ uninitialised like oneDNN's), a user object with the buffer protocol (a numpy
 array, ``bytearray``...; kept alive, never copied), a raw address (``int`` or
 ctypes pointer) or nothing (``DNNL_MEMORY_NONE``). Element access always adds
 the descriptor's ``offset0`` to the handle, as oneDNN does for sub-memory.
+
+The type is a Cython extension type: a memory is made on every array call.
+Its read-only fields (``md``, ``engine``, ``address``, ``nbytes``,
+``capacity``, ``writable``) are what primitives and the array layer read;
+the buffer object itself stays inside.
 """
+cimport numpy as cnp
+
 import ctypes
 import math
 
 import numpy as np
+
+cnp.import_array()
 
 from dnnl import _args, _dtypes, _inputs, _interop, _scalar
 from dnnl._keys import remember
@@ -67,23 +78,17 @@ def _span_bytes(md):
 _ARRAY_MDS = {}     # (shape, dtype) of a C-contiguous array -> (its md, span bytes)
 
 
-def memory_over(md, aengine, nbytes, a):
+_BLANK = object()     # memory.__new__(memory, _BLANK): fields set by the caller
+
+
+def memory_over(md, aengine, nbytes, cnp.ndarray a):
     """A memory of ``md`` (``nbytes``: its :func:`span_bytes`) over the
     numpy array ``a`` that ``md`` describes, without the checks of ``memory(md,
     aengine, a)``: for the array layer's prepared calls, which made those
     checks once for this descriptor, shape and dtype."""
-    m = memory.__new__(memory)
-    _set_over(m, md, aengine, nbytes, a)
+    cdef memory m = memory.__new__(memory, _BLANK)
+    m._over(md, aengine, nbytes, a)
     return m
-
-
-def _set_over(m, md, aengine, nbytes, a):
-    m._md, m._engine, m._nbytes = md, aengine, nbytes
-    # a strided view's bytes reach past its nbytes: its span, from the descriptor
-    m._data = _offsets.byte_view(a) if a.flags.c_contiguous else _interop.byte_span(a, nbytes)
-    m._handle_obj = a
-    m._readonly = not a.flags.writeable
-    m._address = _offsets.data_address(a)
 
 
 _CHECKED = {}   # (md key, numpy dtype) whose memory over such an array was checked -> span
@@ -93,13 +98,10 @@ def memory_allocated(md, aengine, nbytes):
     """``memory(md, aengine)`` of a descriptor checked before (its buffer the
     library's own, 64-byte aligned), without the checks: the memory and its
     buffer's address."""
-    m = memory.__new__(memory)
-    m._md, m._engine, m._nbytes = md, aengine, nbytes
-    data = _aligned_bytes(nbytes)
-    m._data, m._handle_obj = data, DNNL_MEMORY_ALLOCATE
-    m._readonly = False
-    address = m._address = _offsets.data_address(data)
-    return m, address
+    cdef memory m = memory.__new__(memory, _BLANK)
+    m.md, m.engine, m.nbytes = md, aengine, nbytes
+    m._own(_aligned_bytes(nbytes), DNNL_MEMORY_ALLOCATE)
+    return m, m.address
 
 
 def _logical_values(arr, dt):
@@ -115,7 +117,7 @@ def _logical_values(arr, dt):
     return np.ascontiguousarray(values)
 
 
-class memory:
+cdef class memory:
     """Memory: a descriptor, an engine and a buffer.
 
     >>> import dnnl, numpy as np
@@ -127,11 +129,25 @@ class memory:
     >>> mem.map_data()          # physical order: channels innermost
     array([ 0.,  4.,  8.,  1.,  5.,  9.,  2.,  6., 10.,  3.,  7., 11.],
           dtype=float32)
+    >>> mem.md == md, mem.nbytes, mem.writable
+    (True, 48, True)
 
     See Also
     --------
     dnnl_memory_create, dnnl_memory_get_data_handle
     """
+
+    #: the descriptor (``get_desc()``) and engine (``get_engine()``)
+    cdef readonly object md, engine
+    #: buffer 0: its address (``get_data_handle()``), the bytes from it to the
+    #: end of the layout (``offset0`` included), the bytes the buffer holds
+    #: from it (at least ``nbytes`` where known), whether writes may go there
+    cdef readonly object address, nbytes, capacity
+    cdef readonly bint writable
+    cdef object _data           # buffer 0 as uint8 (None: none, or not made yet)
+    cdef object _handle_obj     # what the user gave (kept alive)
+    cdef object _more           # buffers past the first: [data, handle, address, read-only]
+    cdef bint _lazy             # _data is made from _handle_obj when first needed
 
     desc = desc
     data_type = data_type
@@ -139,15 +155,25 @@ class memory:
     format_kind = format_kind
     DNNL_MEMORY_NONE = DNNL_MEMORY_NONE
     DNNL_MEMORY_ALLOCATE = DNNL_MEMORY_ALLOCATE
+    # the constructor's form, for inspect and the docs (__cinit__ takes it)
+    __signature__ = _args.signature_of(
+        lambda md, aengine, handle=DNNL_MEMORY_ALLOCATE: None)
 
-    def __init__(self, md, aengine, handle=DNNL_MEMORY_ALLOCATE):
-        fast = (type(handle) is np.ndarray and type(md) is desc and type(aengine) is engine
-                and handle.size and handle.flags.c_contiguous)
+    def __cinit__(self, md, aengine=None, handle=DNNL_MEMORY_ALLOCATE):
+        self._more = ()
+        self.address, self.nbytes, self.capacity = 0, 0, 0
+        if md is _BLANK:
+            return
+        cdef cnp.ndarray a
+        fast = (type(handle) is np.ndarray and type(md) is desc and type(aengine) is engine)
+        if fast:
+            a = handle
+            fast = cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
         if fast:    # the checks below made once per descriptor and element type
-            key = (md.cache_key(), handle.dtype)
+            key = (md.cache_key(), a.dtype)
             nbytes = _CHECKED.get(key)
-            if nbytes is not None and handle.nbytes >= nbytes:
-                _set_over(self, md, aengine, nbytes, handle)
+            if nbytes is not None and cnp.PyArray_NBYTES(a) >= nbytes:
+                self._over(md, aengine, nbytes, a)
                 return
         if type(md) is desc and md.format_kind == format_kind.host_scalar:
             self._init_host_scalar(md, aengine)
@@ -163,50 +189,75 @@ class memory:
             raise invalid("cannot create memory for a descriptor with format any")
         if RUNTIME in md.dims or RUNTIME in md.strides:
             raise invalid("cannot create memory for a descriptor with runtime dims")
-        self._md = md
-        self._engine = aengine
-        self._nbytes = span_bytes(md)
+        self.md = md
+        self.engine = aengine
+        self.nbytes = span_bytes(md)
         self._attach(handle)
-        if fast and self._nbytes:
-            remember(_CHECKED, key, self._nbytes, 4096)
+        if fast and self.nbytes:
+            remember(_CHECKED, key, self.nbytes, 4096)
+
+    cdef _over(self, md, aengine, nbytes, cnp.ndarray a):
+        """Over the array ``a`` that ``md`` describes (checked by the caller)."""
+        self.md, self.engine, self.nbytes = md, aengine, nbytes
+        self._handle_obj, self._data, self._lazy = a, None, True
+        self.writable = cnp.PyArray_ISWRITEABLE(a)
+        self.address = <size_t>cnp.PyArray_DATA(a)
+        # a strided view's bytes reach past its nbytes: its span
+        self.capacity = cnp.PyArray_NBYTES(a) if cnp.PyArray_IS_C_CONTIGUOUS(a) else nbytes
+
+    cdef _own(self, data, handle):
+        """Buffer 0 is ``data`` (a uint8 array), given as ``handle``."""
+        self._data, self._handle_obj, self._lazy = data, handle, False
+        self.writable = True
+        self.capacity = data.size
+        self.address = _offsets.data_address(data) if data.size else 0
+
+    cdef _raw(self):
+        """Buffer 0 as a uint8 array (None: there is none)."""
+        if self._lazy:
+            a = self._handle_obj
+            self._data = _offsets.byte_view(a) if a.flags.c_contiguous \
+                else _interop.byte_span(a, self.nbytes)
+            self._lazy = False
+        return self._data
 
     # -- the buffer -----------------------------------------------------------
-    def _attach(self, handle):
+    cdef _attach(self, handle):
         handle = _interop_handle(handle)
-        nbytes = self._nbytes
+        nbytes = self.nbytes
         if handle is None:
             handle = DNNL_MEMORY_NONE
         address = _address_of(handle)
         if address == DNNL_MEMORY_ALLOCATE:
-            self._data = _aligned_bytes(nbytes) if nbytes else None
+            data = _aligned_bytes(nbytes) if nbytes else None
         elif address == DNNL_MEMORY_NONE:
-            self._data = None
+            data = None
         elif address is not None:
             _check_ctypes_size(handle, nbytes)
             buf = (ctypes.c_uint8 * nbytes).from_address(address) if nbytes else None
-            self._data = (np.ctypeslib.as_array(buf) if nbytes
-                          else np.empty(0, dtype=np.uint8))
+            data = (np.ctypeslib.as_array(buf) if nbytes
+                    else np.empty(0, dtype=np.uint8))
         else:
-            data = _buffer_bytes(handle, self._md.data_type if self._md.ndims else None)
+            data = _buffer_bytes(handle, self.md.data_type if self.md.ndims else None)
             if data.size < nbytes:
                 raise invalid("handle has %d bytes, too few for %r, which needs %d"
-                              % (data.size, self._md, nbytes))
-            self._data = data
-        self._handle_obj = handle
+                              % (data.size, self.md, nbytes))
+        self._data, self._handle_obj, self._lazy = data, handle, False
         # Raw addresses are taken as writable, as in C; buffer objects say.
-        self._readonly = self._data is not None and not self._data.flags.writeable
-        if self._data is None:
-            self._address = 0
-        elif self._data.size == 0:
-            self._address = address or 0
+        self.writable = data is None or data.flags.writeable
+        self.capacity = 0 if data is None else data.size
+        if data is None:
+            self.address = 0
+        elif data.size == 0:
+            self.address = address or 0
         else:
-            self._address = self._data.__array_interface__["data"][0]
+            self.address = data.__array_interface__["data"][0]
 
     def get_data_handle(self, index=0):
         """The base address of buffer ``index`` as an int (0 when there is
         none); a sparse memory has one buffer per handle."""
-        if index == 0 and not self._more and self._md.format_kind != format_kind.host_scalar:
-            return self._address
+        if index == 0 and not self._more and self.md.format_kind != format_kind.host_scalar:
+            return self.address
         return self._buffer(index)[2]
 
     def set_data_handle(self, handle, astream=None, index=0):
@@ -219,25 +270,24 @@ class memory:
         """
         if isinstance(astream, (int, np.integer)) and not isinstance(astream, bool):
             astream, index = None, astream
-        if index != 0 or self._more or self._md.format_kind == format_kind.host_scalar:
+        if index != 0 or self._more or self.md.format_kind == format_kind.host_scalar:
             self._set_buffer(index, handle)
             return
         if astream is None:
             self._attach(handle)
             return
         _args.instance(astream, stream, "astream")
-        kept = (self._data, self._handle_obj, self._readonly, self._address)
+        kept = (self._raw(), self._handle_obj, self.writable, self.address, self.capacity)
         self._attach(handle)
         try:
             self.zero_pad()
         except error:       # a read-only buffer: the memory keeps its old one
-            self._data, self._handle_obj, self._readonly, self._address = kept
+            (self._data, self._handle_obj, self.writable, self.address,
+             self.capacity) = kept
             raise
 
     # -- sparse and multi-handle memories, host scalars ----------------------
-    _more = ()      # buffers past the first: [data, handle, address, read-only]
-
-    def _init_buffers(self, md, aengine, handles):
+    cdef _init_buffers(self, md, aengine, handles):
         """A memory over several handles (``dnnl_memory_create_v2``): one per
         buffer of a sparse descriptor; a single handle other than
         DNNL_MEMORY_ALLOCATE is buffer 0 alone, as ``dnnl_memory_create``."""
@@ -249,16 +299,16 @@ class memory:
             handles = [DNNL_MEMORY_ALLOCATE] * md.get_num_handles() if allocate else [handles]
         if not handles:
             raise invalid("a memory needs at least one handle")
-        self._md, self._engine = md, aengine
-        self._nbytes = span_bytes(md) if md.is_blocked() else md.get_size(0) % 2 ** 64
-        self._data, self._handle_obj, self._readonly, self._address = None, None, False, 0
+        self.md, self.engine = md, aengine
+        self.nbytes = span_bytes(md) if md.is_blocked() else md.get_size(0) % 2 ** 64
+        self._data, self._handle_obj, self.writable, self.address = None, None, True, 0
         self._more = [[None, None, 0, False] for _ in handles[1:]]
         for i, h in enumerate(handles):
             self._set_buffer(i, h)
 
     def _buffer(self, index):
         """``[data, handle, address, read-only]`` of buffer ``index``."""
-        if self._md.format_kind == format_kind.host_scalar:
+        if self.md.format_kind == format_kind.host_scalar:
             raise invalid("a host-scalar memory has no data handle: use "
                           "get_host_scalar_value() / set_host_scalar_value(v)")
         index = _args.integer(index, "index")
@@ -266,12 +316,12 @@ class memory:
             raise invalid("index %d is not a buffer of this memory (it has %d handles)"
                           % (index, 1 + len(self._more)))
         if index == 0:
-            return [self._data, self._handle_obj, self._address, self._readonly]
+            return [self._raw(), self._handle_obj, self.address, not self.writable]
         return self._more[index - 1]
 
     def _set_buffer(self, index, handle):
         entry = self._buffer(index)
-        md = self._md
+        md = self.md
         if index == 0 and md.is_blocked():
             self._attach(handle)
             return
@@ -279,76 +329,72 @@ class memory:
         code = md.get_data_type(index) if md.sparse else None
         entry[:] = one_buffer(_interop_handle(handle), nbytes, code, _aligned_bytes)
         if index == 0:
-            self._data, self._handle_obj, self._address, self._readonly = entry
+            self._data, self._handle_obj, self.address, readonly = entry
+            self._lazy, self.writable = False, not readonly
+            self.capacity = 0 if self._data is None else self._data.size
 
-    def _init_host_scalar(self, md, value):
+    cdef _init_host_scalar(self, md, value):
         """``memory(md, value)``: its own copy of the value, no engine."""
         if isinstance(value, engine):
             raise invalid("a host-scalar memory is made from a value, not an engine: "
                           "memory(dnnl.memory.desc.host_scalar(dt), value)")
-        self._md, self._engine, self._nbytes = md, None, md.get_size()
-        self._data = np.zeros(self._nbytes, np.uint8)
-        self._handle_obj, self._readonly = None, False
-        self._address = self._data.__array_interface__["data"][0]
+        self.md, self.engine, self.nbytes = md, None, md.get_size()
+        self._own(np.zeros(self.nbytes, np.uint8), None)
         self.set_host_scalar_value(value)
 
     def _need_dense(self, what):
-        if self._md.sparse:
+        if self.md.sparse:
             raise invalid("%s: a sparse memory has no logical array here (no kernel reads "
                           "sparse data); read its buffers with map_data(index=i)" % what)
-        if self._md.format_kind == format_kind.host_scalar:
+        if self.md.format_kind == format_kind.host_scalar:
             raise invalid("%s: a host-scalar memory holds one value: use "
                           "set_host_scalar_value(v)" % what)
 
     def _need_host_scalar(self):
-        if self._md.format_kind != format_kind.host_scalar:
+        if self.md.format_kind != format_kind.host_scalar:
             raise invalid("%r is not a host-scalar memory: make one with "
                           "memory(dnnl.memory.desc.host_scalar(dt), value)" % self)
 
     def get_host_scalar_value(self):
         """The value of a host-scalar memory, a numpy scalar of its type."""
         self._need_host_scalar()
-        return _scalar.from_bytes(self._data, self._md.data_type)
+        return _scalar.from_bytes(self._data, self.md.data_type)
 
     def set_host_scalar_value(self, value):
         """Store ``value`` (a number, cast with numpy's rules, or the raw bytes
         of one element) in a host-scalar memory."""
         self._need_host_scalar()
-        raw = _scalar.to_bytes(value, self._md.data_type, self._nbytes)
+        raw = _scalar.to_bytes(value, self.md.data_type, self.nbytes)
         self._data[:] = np.frombuffer(raw, np.uint8)
 
     def get_desc(self):
-        return self._md
+        return self.md
 
     def get_engine(self):
-        return self._engine
+        return self.engine
 
     def cache_key(self):
         """What a primitive made from this memory depends on (its engine and
         descriptor), for the primitive cache; never its buffer."""
-        eng = self._engine      # None: a host scalar has no engine
-        return (None if eng is None else eng.cache_key(), self._md.cache_key())
-
-    @property
-    def nbytes(self):
-        """Bytes from the handle to the end of the layout (``offset0`` included)."""
-        return self._nbytes
+        eng = self.engine      # None: a host scalar has no engine
+        return (None if eng is None else eng.cache_key(), self.md.cache_key())
 
     def _bytes(self):
-        if self._data is None:
-            if self._nbytes:
+        data = self._raw()
+        if data is None:
+            if self.nbytes:
                 raise invalid("memory has no buffer (DNNL_MEMORY_NONE)")
             return np.empty(0, dtype=np.uint8)
-        return self._data
+        return data
 
     def _writable_bytes(self, what):
         """The buffer ``what`` is about to write into, refused before the
         first byte when it is read-only."""
-        if self._readonly:
+        if not self.writable:
             raise invalid("%s writes into this memory's buffer (%s at %#x), which is "
                           "read-only: give the memory a writable one (a numpy array, a "
                           "bytearray, an address) with set_data_handle"
-                          % (what, type(self._handle_obj).__name__, self._address))
+                          % (what, type(self._handle_obj).__name__, self.address))
         return self._bytes()
 
     def map_data(self, dtype=None, index=0):
@@ -362,8 +408,8 @@ class memory:
         if raw is None:
             raise invalid("buffer %d has no view (no buffer, or no size)" % index)
         if dtype is None:
-            code = self._md.get_data_type(index)
-            if code in _dtypes.SUB_BYTE or self._md.ndims == 0 or type(code) is int:
+            code = self.md.get_data_type(index)
+            if code in _dtypes.SUB_BYTE or self.md.ndims == 0 or type(code) is int:
                 return raw
             dtype = _dtypes.numpy_dtype(code)
         try:
@@ -380,7 +426,7 @@ class memory:
 
     # -- logical access -------------------------------------------------------
     def _element_offsets(self, padded=False):
-        return _offsets.all_offsets(self._md, padded)
+        return _offsets.all_offsets(self.md, padded)
 
     def to_numpy(self):
         """A logical copy: an array of shape ``dims`` in any layout.
@@ -391,7 +437,7 @@ class memory:
         those); docs/arrays.md compares the six ways between arrays and
         memories.
         """
-        md = self._md
+        md = self.md
         if md.ndims == 0:
             return np.empty(0, dtype=np.float32)
         if md.format_kind == format_kind.host_scalar:
@@ -400,15 +446,15 @@ class memory:
         dt = md.data_type
         raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
         if dt in _dtypes.SUB_BYTE:
-            signed = dt == data_type.s4      # s4 codes are sign-extended to int8
-            out = np.empty(md.dims, dtype=np.int8 if signed else np.uint8)
+            is_signed = dt == data_type.s4      # s4 codes are sign-extended to int8
+            out = np.empty(md.dims, dtype=np.int8 if is_signed else np.uint8)
             if _row_major(md):              # nibble order is logical order
                 _check_nibbles(raw, md)
                 _offsets.unpack_nibbles(raw.ctypes.data, md.offset0, md.nelems,
-                                        out.ctypes.data, signed)
+                                        out.ctypes.data, is_signed)
             elif md.nelems:
-                _nibbles_to_logical(raw, md, out.view(np.uint8), signed)
-            return out if signed else out.view(_dtypes.numpy_dtype(dt))
+                _nibbles_to_logical(raw, md, out.view(np.uint8), is_signed)
+            return out if is_signed else out.view(_dtypes.numpy_dtype(dt))
         out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
         if md.nelems:
             _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
@@ -421,7 +467,7 @@ class memory:
         reorder for oneDNN's rounding and saturation. A copy into the buffer:
         the memory does not keep ``array`` (see :meth:`from_array` for that).
         """
-        md = self._md
+        md = self.md
         self._need_dense("from_numpy")
         arr = np.asarray(array)
         if tuple(arr.shape) != tuple(md.dims):
@@ -449,23 +495,23 @@ class memory:
 
     def zero_pad(self):
         """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
-        if not self._md.is_blocked():
+        if not self.md.is_blocked():
             return
-        boxes = _offsets.padding_boxes(self._md)
+        boxes = _offsets.padding_boxes(self.md)
         if not boxes:
             return
         raw = self._writable_bytes("zero_pad")
-        if self._md.data_type in _dtypes.SUB_BYTE:
-            nib, base = _unpack_nibbles(raw, self._md)
+        if self.md.data_type in _dtypes.SUB_BYTE:
+            nib, base = _unpack_nibbles(raw, self.md)
             _zero_boxes(boxes, nib, base)
             _pack_nibbles(nib, raw, base)
         else:
-            _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self._md.data_type)))
+            _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self.md.data_type)))
 
     def __repr__(self):
-        if self._md.format_kind == format_kind.host_scalar:
-            return "<dnnl.memory %s value=%s>" % (self._md, self.get_host_scalar_value())
-        return "<dnnl.memory %s handle%s>" % (self._md, "=%#x" % self._address if not self._more
+        if self.md.format_kind == format_kind.host_scalar:
+            return "<dnnl.memory %s value=%s>" % (self.md, self.get_host_scalar_value())
+        return "<dnnl.memory %s handle%s>" % (self.md, "=%#x" % self.address if not self._more
                                               else "s=" + ",".join("%#x" % e[2] for e in
                                                                    [self._buffer(0)] + self._more))
 
@@ -516,15 +562,21 @@ class memory:
         >>> mem.get_desc() == dnnl.memory.desc([2, 5, 3, 4], "f32", "acdb")
         True
         """
-        if type(x) is np.ndarray and tag is None and x.size and x.flags.c_contiguous:
-            # the usual case: its descriptor made once per shape and dtype
-            key = (x.shape, x.dtype)
-            made = _ARRAY_MDS.get(key)
-            if made is None:
-                _inputs.refuse_for_memory(x)
-                md = _interop.array_desc(x)
-                made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
-            return memory_over(made[0], _interop._ENGINE, made[1], x)
+        cdef cnp.ndarray a
+        cdef memory m
+        if type(x) is np.ndarray and tag is None:
+            a = x
+            if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
+                # the usual case: its descriptor made once per shape and dtype
+                key = (x.shape, x.dtype)
+                made = _ARRAY_MDS.get(key)
+                if made is None:
+                    _inputs.refuse_for_memory(x)
+                    md = _interop.array_desc(x)
+                    made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
+                m = memory.__new__(memory, _BLANK)
+                m._over(made[0], _interop._ENGINE, made[1], a)
+                return m
         a = _interop.as_numpy(x)
         _inputs.refuse_for_memory(a)
         md = _interop.array_desc(a, tag)
@@ -577,27 +629,29 @@ class memory:
     # span (nbytes) travel; the receiver gets a new memory owning a buffer
     # with those bytes (writable), as a pickled numpy view comes back a copy.
     def __reduce__(self):
-        if self._more or self._md.sparse or self._md.format_kind == format_kind.host_scalar:
-            return (memory._unpickle_buffers, (self._md, self._engine, [
+        if self._more or self.md.sparse or self.md.format_kind == format_kind.host_scalar:
+            return (_unpickle_buffers, (self.md, self.engine, [
                 None if e[0] is None else e[0].copy() for e in [self._buffer(0)] + list(self._more)]
-                if self._engine else self._data.tobytes()))
-        data = None if self._data is None else self._data[:self._nbytes]
-        return (memory._unpickle, (self._md, self._engine, data))
+                if self.engine else self._raw().tobytes()))
+        data = self._raw()
+        data = None if data is None else data[:self.nbytes]
+        return (_unpickle, (self.md, self.engine, data))
 
-    @staticmethod
-    def _unpickle_buffers(md, aengine, buffers):
-        if aengine is None:         # a host scalar: its value's bytes
-            return memory(md, buffers)
-        return memory(md, aengine, [DNNL_MEMORY_NONE if b is None else b for b in buffers])
 
-    @staticmethod
-    def _unpickle(md, aengine, data):
-        if data is None:
-            return memory(md, aengine, DNNL_MEMORY_NONE)
-        mem = memory(md, aengine)
-        if data.size:
-            mem.map_data(np.uint8)[:data.size] = data
-        return mem
+
+def _unpickle_buffers(md, aengine, buffers):
+    if aengine is None:         # a host scalar: its value's bytes
+        return memory(md, buffers)
+    return memory(md, aengine, [DNNL_MEMORY_NONE if b is None else b for b in buffers])
+
+
+def _unpickle(md, aengine, data):
+    if data is None:
+        return memory(md, aengine, DNNL_MEMORY_NONE)
+    mem = memory(md, aengine)
+    if data.size:
+        mem.map_data(np.uint8)[:data.size] = data
+    return mem
 
 
 def _interop_handle(handle):
@@ -685,9 +739,9 @@ def _dense_nibbles(md):
     return md.offset0 % 2 == 0 and span % 2 == 0 and span == math.prod(md.padded_dims)
 
 
-def _unpack_nibbles(raw, md, signed=False, dense=False):
+def _unpack_nibbles(raw, md, is_signed=False, dense=False):
     """The bytes the layout reaches as one uint8 per nibble (low nibble first,
-    sign-extended when ``signed``); returns it with the nibble offset of its
+    sign-extended when ``is_signed``); returns it with the nibble offset of its
     first entry. ``dense``: every nibble will be overwritten, skip reading."""
     first = md.offset0 >> 1
     end = (_offsets.max_offset(md) >> 1) + 1 if md.nelems else first
@@ -696,7 +750,7 @@ def _unpack_nibbles(raw, md, signed=False, dense=False):
     nib = np.empty(2 * (end - first), dtype=np.uint8)
     if not dense:
         _offsets.unpack_nibbles(raw.ctypes.data, 2 * first, nib.size, nib.ctypes.data,
-                                signed)
+                                is_signed)
     return nib, 2 * first
 
 
@@ -738,7 +792,7 @@ def _chunks(box, limit):
         yield from _chunks(sub, limit)
 
 
-def _nibbles_to_logical(raw, md, out, signed):
+def _nibbles_to_logical(raw, md, out, is_signed):
     """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk (in
     parallel), each through a small byte-per-nibble buffer of its thread."""
     chunks = []
@@ -751,7 +805,7 @@ def _nibbles_to_logical(raw, md, out, signed):
                 raise invalid("a logical copy would leave the buffer")   # never: span_bytes
             steps, toff, loff = _box_steps(sub, out, first, n)
             chunks.append((first, n, toff, loff, steps))
-    _offsets.unpack_boxes(raw.ctypes.data, chunks, out.ctypes.data, signed)
+    _offsets.unpack_boxes(raw.ctypes.data, chunks, out.ctypes.data, is_signed)
 
 
 def _pack_nibbles(nib, raw, base):
