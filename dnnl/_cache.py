@@ -46,9 +46,6 @@ _lru = collections.OrderedDict()    # serial -> the same entry, least recently u
 _serials = itertools.count()        # (a hit touches its entry by this small int; drawn under _lock)
 _stats = {"hits": 0, "misses": 0}
 
-# Per-creation fields that are never shared through the cache.
-_PRIVATE = ("_vt0", "_cache_key", "_cache_entry", "_cache_hit")
-
 
 def _env_capacity():
     """oneDNN's reading of the variable: a leading integer, else 0."""
@@ -262,9 +259,9 @@ def _front_checks(args):
     return tuple(checks)
 
 
-def _serve(pd, entry, engines):
-    """Initialise ``pd`` from a cache entry and count a hit; False, and
-    nothing done, when the entry has been evicted meanwhile."""
+def _serve(restore, entry, engines):
+    """Initialise a descriptor from a cache entry by ``restore`` and count a
+    hit; False, and nothing done, when the entry has been evicted meanwhile."""
     _lock.acquire()     # (cheaper than "with"; nothing here raises)
     alive = entry.alive
     if alive:
@@ -273,13 +270,10 @@ def _serve(pd, entry, engines):
     _lock.release()
     if not alive:
         return False
-    state = pd.__dict__
     if entry.engines == engines:
-        state.update(entry.state)
+        restore(entry.state)
     else:   # an equal engine object of the caller's: served with it
-        swap = {id(old): new for old, new in zip(entry.engines, engines)}
-        state.update({k: swap.get(id(v), v) for k, v in entry.state.items()})
-    state["_cache_key"], state["_cache_entry"], state["_cache_hit"] = entry.key, entry, True
+        restore(entry.state, {id(old): new for old, new in zip(entry.engines, engines)})
     return True
 
 
@@ -295,19 +289,23 @@ def _remember(fkey, entry, args, engines):
             _front[fkey] = (entry, args, checks)
 
 
-def create(pd, init, args):
-    """Initialise ``pd`` by ``init(*args)``, or from the cache.
+def create(cls, init, args, take, restore):
+    """Initialise a descriptor of class ``cls`` by ``init(*args)``, or from
+    the cache; returns ``(key, entry, hit)``: the entry it made or came from
+    (None: not cached), its key, and whether it came from it.
 
-    The hook of :meth:`dnnl.primitive.primitive_desc._create`. A hit copies
-    the cached descriptor's state into ``pd``; the plans object in it is the
-    same one (as oneDNN's primitives share one implementation), so the
-    kernel plan that the first primitive made from any of them builds serves
-    them all.
+    The hook of :meth:`dnnl.primitive.primitive_desc._create`. The
+    descriptor's state is opaque here: ``take()`` gives it after a miss,
+    ``restore(state, engines)`` takes it back on a hit (``engines``: the
+    caller's equal engines, by the id of the cached ones). The plans object
+    in it is the same one (as oneDNN's primitives share one implementation),
+    so the kernel plan that the first primitive made from any of them builds
+    serves them all.
     """
     key = fkey = None
     engines = []
     if _capacity > 0:
-        cls, state = type(pd), _state()
+        state = _state()
         fkey = (cls, state, *map(id, args))
         front = _front.get(fkey)
         if front is not None:
@@ -317,23 +315,23 @@ def create(pd, init, args):
                 if a.cache_key() is not snap if type(a) is primitive_attr else a != snap:
                     break
             else:                       # the very same engines, too
-                if _serve(pd, entry, entry.engines):
-                    return
+                if _serve(restore, entry, entry.engines):
+                    return entry.key, entry, True
         try:
             key = _key(cls, state, args, engines)
         except Exception:           # _Uncacheable, or an argument init refuses
             key, engines = None, []
         else:
             entry = _entries.get(key)
-            if entry is not None and _serve(pd, entry, engines):
+            if entry is not None and _serve(restore, entry, engines):
                 _remember(fkey, entry, args, engines)
-                return
+                return entry.key, entry, True
             with _lock:
                 _stats["misses"] += 1
     init(*args)
     entry = None
     if key is not None:
-        state = {k: v for k, v in pd.__dict__.items() if k not in _PRIVATE}
+        state = take()
         with _lock:
             entry = Entry(key, state, engines, next(_serials))
             if _capacity > 0:
@@ -346,4 +344,4 @@ def create(pd, init, args):
             else:
                 entry.alive = False
         _remember(fkey, entry, args, engines)
-    pd._cache_key, pd._cache_entry, pd._cache_hit = key, entry, False
+    return key, entry, False

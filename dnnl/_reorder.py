@@ -25,7 +25,7 @@ from dnnl._engine import engine
 from dnnl._memory import _row_major, memory
 from dnnl._registry import register_primitive
 from dnnl._settings import settings
-from dnnl.primitive import (_UNBUILT, ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT,
+from dnnl.primitive import (ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT,
                             exec_arg, primitive, primitive_desc)
 
 dt = data_type
@@ -271,9 +271,7 @@ class reorder(primitive):
                 _check_runtime(self._dst_md, dst.md, "dst")
                 plan = self._plan((src.md, dst.md))
             else:
-                plan = self._plans.declared
-                if plan is _UNBUILT:
-                    plan = self._plan()
+                plan = self._plans.declared_plan(self._build_plan)
             if plan is None:
                 return None
             if not self._convert:

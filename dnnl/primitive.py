@@ -55,21 +55,26 @@ class plans:
     LIMIT = 64      # plans of runtime-dim shapes kept at most (then forgotten)
 
     def __init__(self):
-        self.declared = _UNBUILT    # read by _execute without a call
+        self.declared = _UNBUILT    # (declared_plan builds it)
         self._by_mds = {}
 
     def built(self):
         """The keys of the plans built so far (None: the declared mds')."""
         return ([] if self.declared is _UNBUILT else [None]) + list(self._by_mds)
 
+    def declared_plan(self, build):
+        """The declared mds' plan (built by ``build(None)`` at first use):
+        what a primitive runs when its memories have the mds it declared."""
+        plan = self.declared
+        if plan is _UNBUILT:
+            plan = self.declared = build(None)
+        return plan
+
     def get(self, mds, build):
         """The plan for ``mds``, made by ``build(mds)`` at first use (a
         thread that races another builds it twice; both are equal)."""
         if mds is None:
-            plan = self.declared
-            if plan is _UNBUILT:
-                plan = self.declared = build(None)
-            return plan
+            return self.declared_plan(build)
         plan = self._by_mds.get(mds, _UNBUILT)
         if plan is _UNBUILT:
             plan = remember(self._by_mds, mds, build(mds), self.LIMIT)
@@ -100,6 +105,21 @@ class primitive_desc:
     _cache_key = None       # that entry's key
     _cache_hit = False      # whether the next primitive from it is a cache hit
 
+    # -- the primitive cache (dnnl/_cache.py) keeps what these give, opaque to it
+    _NOT_CACHED = frozenset(("_vt0", "_cache_key", "_cache_entry", "_cache_hit"))
+
+    def _cache_state(self):
+        """What the cache keeps to serve an equal descriptor: this one's
+        state (the plans object in it shared on purpose)."""
+        return {k: v for k, v in self.__dict__.items() if k not in self._NOT_CACHED}
+
+    def _from_cache(self, state, engines=None):
+        """Become the descriptor ``state`` was taken from; ``engines``:
+        {id(its engine): the caller's equal engine} to swap in."""
+        if engines:
+            state = {k: engines.get(id(v), v) for k, v in state.items()}
+        self.__dict__.update(state)
+
     def _create(self, allow_empty, init, args):
         """Run ``init(*args)``, or take its result from the cache. With
         ``allow_empty`` a refusal (``dnnl.error``) leaves an empty descriptor
@@ -108,7 +128,9 @@ class primitive_desc:
         if _verbose.create_on:      # verbose's creation time starts here
             self._vt0 = time.perf_counter()
         try:
-            _cache.create(self, init, args)
+            # the cache entry made or served, its key, whether it served it
+            self._cache_key, self._cache_entry, self._cache_hit = _cache.create(
+                type(self), init, args, self._cache_state, self._from_cache)
         except error:
             if not allow_empty:
                 raise

@@ -39,7 +39,7 @@ from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are 
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl._engine import engine
 from dnnl._registry import register_primitive
-from dnnl.primitive import _UNBUILT, INPUT, OUTPUT, exec_arg, primitive, primitive_desc
+from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]
 
@@ -375,9 +375,7 @@ class resampling_forward(primitive):
                 src1 = [None] * len(self._entries)
                 for (i, _), m in zip(self._binary, mems[2:]):
                     src1[i] = m.address
-            plan = self._plans.declared
-            if plan is _UNBUILT:
-                plan = self._plan()
+            plan = self._plans.declared_plan(self._build_plan)
             plan.run(mems[0].address, mems[1].address, src1)
             return plan
 
@@ -477,9 +475,7 @@ class resampling_backward(primitive):
         def _execute(self, mems):
             if self._noop:
                 return None
-            plan = self._plans.declared
-            if plan is _UNBUILT:
-                plan = self._plan()
+            plan = self._plans.declared_plan(self._build_plan)
             plan.run(mems[0].address, mems[1].address)
             return plan
 
