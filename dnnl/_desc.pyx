@@ -12,6 +12,8 @@ Every rule here follows oneDNN 3.13 (``src/common/memory_desc.cpp``,
 """
 import math
 
+cimport cython
+
 import numpy as np
 
 from dnnl import _args, _dtypes, _format, _keys, _sparse, _tags
@@ -48,6 +50,11 @@ def _ints(values, what):
 _MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from them
 
 
+# Never in a reference cycle (its fields are numbers, tuples, enums and a
+# sparse record): no GC tracking; made and dropped on every array call: a
+# free list.
+@cython.no_gc
+@cython.freelist(64)
 cdef class desc:
     """A memory descriptor, as ``dnnl::memory::desc``.
 
@@ -68,11 +75,7 @@ cdef class desc:
     dnnl_memory_desc_create_with_tag, dnnl_memory_desc_create_with_strides
     """
 
-    # The fields, read-only: oneDNN's dnnl_memory_desc_t, tuples for arrays.
-    cdef readonly object ndims, dims, data_type, padded_dims, padded_offsets, offset0
-    cdef readonly object format_kind, strides, inner_blks, inner_idxs, sparse
-    cdef object _hash, _token      # _token: see cache_key
-
+    # (its fields: dnnl/_desc.pxd)
     _public_name = "memory.desc"      # how messages name the class
     # the constructor's form, for inspect and the docs (__cinit__ takes it)
     __signature__ = _args.signature_of(
@@ -87,7 +90,11 @@ cdef class desc:
         tt, td = type(tag_or_strides), type(dims)
         key = None
         if (tt is str or tt is format_tag) and (td is list or td is tuple) and _all_ints(dims):
-            key = (tuple(dims), dt, type(dt), tag_or_strides)
+            if td is list:
+                dims = tuple(dims)
+            # a str data type can only equal a str: no need for its type
+            key = (dims, dt, tag_or_strides) if type(dt) is str else \
+                (dims, dt, type(dt), tag_or_strides)
             try:
                 made = _MADE.get(key)
             except TypeError:       # an unhashable argument: made (and refused) below
@@ -301,7 +308,7 @@ cdef class desc:
             self._hash = hash(_equality_key(self))
         return self._hash
 
-    def cache_key(self):
+    cpdef cache_key(self):
         """The primitive cache's key of this descriptor: a token, the same
         object for equal descriptors (found once, then kept)."""
         tok = self._token

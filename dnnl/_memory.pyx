@@ -13,7 +13,10 @@ Its read-only fields (``md``, ``engine``, ``address``, ``nbytes``,
 ``capacity``, ``writable``) are what primitives and the array layer read;
 the buffer object itself stays inside.
 """
+cimport cython
 cimport numpy as cnp
+
+from dnnl._desc cimport desc
 
 import ctypes
 import math
@@ -24,7 +27,7 @@ cnp.import_array()
 
 from dnnl import _args, _dtypes, _inputs, _interop, _scalar
 from dnnl._keys import remember
-from dnnl._desc import RUNTIME, desc
+from dnnl._desc import RUNTIME, desc as desc_type
 from dnnl._enums import MACROS, data_type, format_kind, format_tag, status
 from dnnl._error import error, invalid, wrong_type
 from dnnl._kernels import offsets as _offsets
@@ -117,6 +120,7 @@ def _logical_values(arr, dt):
     return np.ascontiguousarray(values)
 
 
+@cython.freelist(64)       # made and dropped on every array call
 cdef class memory:
     """Memory: a descriptor, an engine and a buffer.
 
@@ -149,7 +153,7 @@ cdef class memory:
     cdef object _more           # buffers past the first: [data, handle, address, read-only]
     cdef bint _lazy             # _data is made from _handle_obj when first needed
 
-    desc = desc
+    desc = desc_type
     data_type = data_type
     format_tag = format_tag
     format_kind = format_kind
@@ -170,7 +174,7 @@ cdef class memory:
             a = handle
             fast = cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
         if fast:    # the checks below made once per descriptor and element type
-            key = (md.cache_key(), a.dtype)
+            key = ((<desc>md).cache_key(), a.dtype)
             nbytes = _CHECKED.get(key)
             if nbytes is not None and cnp.PyArray_NBYTES(a) >= nbytes:
                 self._over(md, aengine, nbytes, a)
