@@ -1,8 +1,5 @@
 """Post-ops: the chain a primitive applies to its result (``dnnl.post_ops``)
-and its immutable entries (sum, eltwise, binary, prelu, depthwise).
-
-The classes name ``dnnl.attr``, where users import them, as their module:
-pickles (Dask's), reprs and the docs refer to them there."""
+and its immutable entries (sum, eltwise, binary, prelu, depthwise)."""
 import collections
 
 from dnnl import _format
@@ -29,14 +26,12 @@ _ALPHA_NONNEG_ALGS = frozenset({algorithm.eltwise_relu_use_dst_for_bwd,
 # ------------------------------------------------------------ post-op entries
 class sum_entry(collections.namedtuple("sum_entry", "scale zero_point data_type")):
     """``r += scale * (dst_old - zero_point)``; dt undef = the dst data type."""
-    __module__ = "dnnl.attr"
     __slots__ = ()
     kind = primitive_kind.sum
 
 
 class eltwise_entry(collections.namedtuple("eltwise_entry", "alg alpha beta scale")):
     """``r = eltwise(alg, r; alpha, beta) * scale`` (scale is 1.0 from the API)."""
-    __module__ = "dnnl.attr"
     __slots__ = ()
     kind = primitive_kind.eltwise
 
@@ -48,14 +43,12 @@ class binary_entry(collections.namedtuple("binary_entry", "alg src1_desc src2_de
     ``DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1`` (``i`` = position
     in the whole chain).
     """
-    __module__ = "dnnl.attr"
     __slots__ = ()
     kind = primitive_kind.binary
 
 
 class prelu_entry(collections.namedtuple("prelu_entry", "mask")):
     """``r = r >= 0 ? r : w[idx] * r``."""
-    __module__ = "dnnl.attr"
     __slots__ = ()
     kind = primitive_kind.prelu
 
@@ -64,7 +57,6 @@ class dw_entry(collections.namedtuple(
         "dw_entry", "weights_data_type bias_data_type dst_data_type kernel_size "
                     "stride_size padding_l_size")):
     """Fused depthwise convolution (convolution primitives only)."""
-    __module__ = "dnnl.attr"
     __slots__ = ()
     kind = primitive_kind.convolution
 
@@ -139,7 +131,6 @@ class post_ops:
     --------
     dnnl_post_ops_create, dnnl_post_ops_append_sum, dnnl_post_ops_get_kind
     """
-    __module__ = "dnnl.attr"
 
     __slots__ = ("_entries",)
 
@@ -344,6 +335,11 @@ class post_ops:
         return (post_ops, (), (None, {"_entries": list(self._entries)}))
 
 
+# Users import the classes from dnnl.attr: it is their module for pickles
+# (Dask's), reprs and the docs.
+for _cls in (sum_entry, eltwise_entry, binary_entry, prelu_entry, dw_entry, post_ops):
+    _cls.__module__ = "dnnl.attr"
+del _cls
 # The classes' docstrings run as doctests in dnnl.attr, their __module__;
 # the examples of their methods run here, where the methods are defined.
 __test__ = {"post_ops." + name: f for name, f in vars(post_ops).items()

@@ -1,10 +1,7 @@
 """Quantization entries: one argument's scales, zero points or precomputed
 reductions (``quant_entry``), and the rules oneDNN checks them by
 (``primitive_attr_quant.hpp``: which args take them, in which data types,
-with which groups).
-
-The classes name ``dnnl.attr``, where users import them, as their module:
-pickles (Dask's), reprs and the docs refer to them there."""
+with which groups)."""
 import collections
 
 from dnnl._dtypes import INTEGRAL
@@ -42,7 +39,6 @@ class quant_entry(collections.namedtuple(
     >>> e.group(0), e.group(-1), e.group(5)
     (1, 1, 1)
     """
-    __module__ = "dnnl.attr"
 
     __slots__ = ()
 
@@ -123,6 +119,11 @@ def check_groups(mask, groups, is_on_host):
         raise invalid("groups require a non-zero mask")
 
 
+# Users import the classes from dnnl.attr: it is their module for pickles
+# (Dask's), reprs and the docs.
+for _cls in (quant_entry,):
+    _cls.__module__ = "dnnl.attr"
+del _cls
 # The classes' docstrings run as doctests in dnnl.attr, their __module__;
 # the examples of their methods run here, where the methods are defined.
 __test__ = {"quant_entry." + name: f for name, f in vars(quant_entry).items()
