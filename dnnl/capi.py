@@ -164,6 +164,9 @@ def dnnl_version():
 
 
 # ================================================================ dnnl.h
+# Each section's functions live in a module of their own; imported here, in
+# header order (FUNCTIONS lists them in the order they are bound).
+# ------------------------------------------------- primitive descriptors, primitives
 from dnnl._capi_primitive import (  # noqa: E402  (here: header order)
     dnnl_primitive_desc_next_impl, dnnl_primitive_desc_clone,
     dnnl_primitive_desc_get_attr, dnnl_primitive_desc_destroy, dnnl_primitive_desc_query,
@@ -173,6 +176,7 @@ from dnnl._capi_primitive import (  # noqa: E402  (here: header order)
     dnnl_primitive_destroy)
 
 
+# ------------------------------------------------------ attributes, post-ops
 from dnnl._capi_attr import (  # noqa: E402
     dnnl_primitive_attr_create, dnnl_primitive_attr_clone, dnnl_primitive_attr_destroy,
     dnnl_primitive_attr_get_dropout, dnnl_primitive_attr_set_dropout,
@@ -198,6 +202,7 @@ from dnnl._capi_attr import (  # noqa: E402
     dnnl_post_ops_get_params_prelu)
 
 
+# ------------------------------------------- memory descriptors, memories
 from dnnl._capi_memory import (  # noqa: E402
     dnnl_memory_desc_destroy, dnnl_memory_desc_clone, dnnl_memory_desc_get_blob,
     dnnl_memory_desc_create_with_blob, dnnl_memory_desc_create_with_strides,
@@ -283,6 +288,7 @@ def dnnl_resampling_backward_primitive_desc_create(primitive_desc, engine, alg_k
     pd = _bwd.primitive_desc(*(args + (_opt(attr, "attr"),)))
     _new_out(primitive_desc, "pd", pd, {"engine": _b.handle_id(engine)})
 
+# -------------------------------------------------- RNN quantization attrs
 from dnnl._capi_attr import (  # noqa: E402
     dnnl_primitive_attr_set_rnn_data_qparams, dnnl_primitive_attr_get_rnn_data_qparams,
     dnnl_primitive_attr_set_rnn_weights_qparams,
