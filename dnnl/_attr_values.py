@@ -105,7 +105,6 @@ def alg_of(value, what="algorithm"):
         return v
 
 
-
 def memory_desc_class():
     try:
         from dnnl._desc import desc

@@ -417,7 +417,6 @@ def dnnl_post_ops_get_params_prelu(post_ops, index, mask):
     _put_opt(mask, _INT, _obj(post_ops, "post_ops").get_params_prelu(_i(index)))
 
 
-
 # -------------------------------------------------- RNN quantization attrs
 @_api(wraps="attr.set_rnn_data_qparams(scale, shift)")
 def dnnl_primitive_attr_set_rnn_data_qparams(attr, scale, shift):

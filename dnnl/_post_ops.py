@@ -22,7 +22,6 @@ _ALPHA_NONNEG_ALGS = frozenset({algorithm.eltwise_relu_use_dst_for_bwd,
                                 algorithm.eltwise_elu_use_dst_for_bwd})
 
 
-
 # ------------------------------------------------------------ post-op entries
 class sum_entry(collections.namedtuple("sum_entry", "scale zero_point data_type")):
     """``r += scale * (dst_old - zero_point)``; dt undef = the dst data type."""

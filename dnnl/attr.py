@@ -82,7 +82,6 @@ def set_default_fpmath_mode(mode):
     return status.success
 
 
-
 # -------------------------------------------------------------- rnn qparams
 def _rnn_scales(mask, scales):
     m = _int(mask, "mask")
