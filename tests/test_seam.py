@@ -228,14 +228,23 @@ def test_import_graph_has_no_circle_counting_injections():
 
 
 def test_kernel_side_imports_only_low_level_modules():
-    """Plans and kernels know enums, data types, errors, settings and the
-    ISA, never an API object (attr, memory, a primitive)."""
+    """Plans and kernels know enums, data types, errors and the ISA, never
+    an API object (attr, memory, a primitive) nor the settings (a plan
+    builder takes its switches as arguments)."""
     low = {"dnnl", "dnnl._constants", "dnnl._enums", "dnnl._dtypes", "dnnl._args",
-           "dnnl._error", "dnnl._isa", "dnnl._cpuid", "dnnl._settings", "dnnl._keys"}
+           "dnnl._error", "dnnl._isa", "dnnl._cpuid", "dnnl._keys"}
     graph = _import_graph()
     bad = {m: sorted(t for t in graph[m] if t not in low and not t.startswith("dnnl._kernels"))
            for m in graph if m.startswith("dnnl._kernels")}
     assert not {m: t for m, t in bad.items() if t}, bad
+
+
+def test_no_module_is_over_800_lines():
+    """One concept per module: no hand-written .py file of the package
+    is longer than 800 lines."""
+    lengths = {rel: len(_read(path).splitlines()) for rel, path in _sources((".py",))}
+    assert {rel: n for rel, n in lengths.items() if n > 800} == {}
+    assert len(lengths) > 40
 
 
 def test_verbose_is_a_leaf():
