@@ -415,3 +415,20 @@ def keep_array(h, key, ctype, values):
         for i, v in enumerate(values):
             arr[i] = v
         return ctypes.addressof(arr)
+
+
+def new_out(ptr, kind, o, engines=None):
+    """Register ``o`` and write its new handle to the ``[out]`` pointer."""
+    addr = out_address(ptr, kind)
+    put(addr, ctypes.c_void_p, new_handle(kind, o, engines))
+
+
+def view_out(ptr, owner, key, kind, o=None, getter=None):
+    """Write to the ``[out]`` pointer a handle that views ``owner``'s ``key``."""
+    put(out_address(ptr, kind), ctypes.c_void_p, view(handle_id(owner), key, kind, o, getter))
+
+
+def addr_or_seq(x):
+    """True if an optional array argument is given: a list or tuple, or a
+    non-NULL address."""
+    return isinstance(x, (list, tuple)) or bool(address(x))

@@ -15,7 +15,7 @@ import numpy as np
 import dnnl
 from dnnl import _capi_base as _b
 from dnnl._capi_base import (address as _addr, api as _api, as_int as _i, lookup as _rec,
-                             obj as _obj, put as _put, read_array as _read,
+                             new_out as _new, obj as _obj, put as _put, read_array as _read,
                              read_dims as _dims)
 from dnnl._desc import desc as _desc
 from dnnl._enums import C as _C
@@ -30,10 +30,6 @@ _P = ctypes.c_void_p
 _INT = ctypes.c_int
 _I64 = ctypes.c_int64
 _MEMORY_ALLOCATE = _C["DNNL_MEMORY_ALLOCATE"] & (2 ** 64 - 1)
-
-
-def _new(ptr, kind, o, engines=None):
-    _put(_b.out_address(ptr, kind), _P, _b.new_handle(kind, o, engines))
 
 
 def handle_arg(handle):
@@ -142,7 +138,7 @@ def dnnl_memory_desc_query_v2(memory_desc, what, index, result):
         return _put(res, _INT, int(md.query_data_type(i)))
     if w == _q.num_handles_s32:
         return _put(res, ctypes.c_int32, md.get_num_handles())
-    return dnnl_memory_desc_query._fn(memory_desc, what, result)
+    return dnnl_memory_desc_query.__wrapped__(memory_desc, what, result)
 
 
 @_api("size_t", 0, "md.get_size(index)")

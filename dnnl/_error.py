@@ -74,6 +74,19 @@ def unimpl(message):
     return error(status.unimplemented, message)
 
 
+def oom(message):
+    """An ``out_of_memory`` error (raise it; also a MemoryError)."""
+    try:
+        return error(status.out_of_memory, message)
+    except TypeError:
+        # MemoryError.__new__ refuses the multiple-inheritance subclass when
+        # called through super(); build it with Exception.__new__.
+        cls = error._by_status.get(int(status.out_of_memory), error)
+        exc = Exception.__new__(cls, status.out_of_memory, message)
+        exc.__init__(status.out_of_memory, message)
+        return exc
+
+
 def status_of(exc):
     """The oneDNN status that stands for exception ``exc`` in the flat API."""
     if isinstance(exc, error):

@@ -19,7 +19,8 @@ _records = []       # in registration order
 def register_primitive(primitive_class, verbose_fields=None, benchdnn_driver=None,
                        switches=None):
     """Register ``primitive_class`` (a :class:`dnnl.primitive.primitive`
-    subclass whose ``_pd_class`` is its descriptor class).
+    subclass whose ``primitive_desc`` is its descriptor class, as
+    ``dnnl::reorder::primitive_desc`` is in oneDNN's C++ API).
 
     ``verbose_fields(pd, mds)``: the verbose line's fields ``[engine,
     primitive, impl, prop_kind, mds, attrs, aux, problem]`` (None: the
@@ -29,9 +30,9 @@ def register_primitive(primitive_class, verbose_fields=None, benchdnn_driver=Non
     (and so to every cache key). Registering a class again replaces it.
     """
     from dnnl._settings import settings
-    pd_class = primitive_class._pd_class
+    pd_class = getattr(primitive_class, "primitive_desc", None)
     if pd_class is None:
-        raise TypeError("%s has no _pd_class" % primitive_class.__name__)
+        raise TypeError("%s has no primitive_desc" % primitive_class.__name__)
     for name, default in (switches or {}).items():
         settings.add_switch(name, default)
     unregister_primitive(primitive_class)

@@ -255,7 +255,8 @@ class reorder(primitive):
             if _empty(src_md):
                 return None
             return build_plan(src_md, dst_md, self._quant, self._convert,
-                              settings.generic_reorder_plans)
+                              settings.generic_reorder_plans,
+                              parallel_min=settings.reorder_parallel_min)
 
         def _ready_plan(self):
             # run(src, dst, then the QUANT_NAMES values' addresses); a sum

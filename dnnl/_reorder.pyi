@@ -22,7 +22,7 @@ QUANT_NAMES: tuple[str, ...]
 QUANT_DTYPES: tuple[type, ...]
 
 def build_plan(src_md: desc, dst_md: desc, quant: Any, convert: bool,
-               generic: bool = ...) -> Any: ...
+               generic: bool = ..., *, parallel_min: int) -> Any: ...
 
 class reorder(primitive):
     class primitive_desc(_primitive_desc):

@@ -39,6 +39,7 @@ from dnnl._kernels.resampling_plan import (  # noqa: F401 (the coefficients are 
 from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl._engine import engine
 from dnnl._registry import register_primitive
+from dnnl._settings import settings
 from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]
@@ -361,7 +362,8 @@ class resampling_forward(primitive):
             """The plan of the declared mds (resampling has no runtime dims)."""
             if self._noop:
                 return None
-            return fwd_plan(self._alg, self._src_md, self._dst_md, self._entries)
+            return fwd_plan(self._alg, self._src_md, self._dst_md, self._entries,
+                            parallel_min=settings.resampling_parallel_min)
 
         def _ready_plan(self):
             # run(src, dst); binary post-ops' sources need _execute
@@ -467,7 +469,8 @@ class resampling_backward(primitive):
             """The plan of the declared mds (resampling has no runtime dims)."""
             if self._noop:
                 return None
-            return bwd_plan(self._alg, self._ds_md, self._dd_md)
+            return bwd_plan(self._alg, self._ds_md, self._dd_md,
+                            parallel_min=settings.resampling_parallel_min)
 
         def _ready_plan(self):
             return self._plan()     # run(diff_dst, diff_src)

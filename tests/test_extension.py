@@ -76,7 +76,7 @@ class copy_pd(primitive_desc):
 
 
 class copy(primitive):
-    _pd_class = copy_pd
+    primitive_desc = _pd_class = copy_pd
 
 
 @pytest.fixture(autouse=True)

@@ -13,9 +13,14 @@ import dnnl
 from dnnl.attr import quant_entry
 from dnnl.testing import reorder as T
 from dnnl._kernels import reorder_plan
-from dnnl._kernels.reorder_plan import build_plan
+from dnnl._settings import settings as switches
 
 BLOCK_SIZES = [1, 2, 3, 4, 8, 16, 17, 24, 32, 48, 64]
+
+
+def build_plan(*args):
+    """The plan a reorder builds under the current switches."""
+    return reorder_plan.build_plan(*args, parallel_min=switches.reorder_parallel_min)
 
 
 def _tag_spec(draw, dims, dt):

@@ -5,6 +5,7 @@ come only from the header, every primitive binds its execution arguments
 through one binder, and verbose / repr / attr.to_str speak with one voice.
 """
 import ast
+import glob
 import os
 import re
 import sys
@@ -228,14 +229,48 @@ def test_import_graph_has_no_circle_counting_injections():
 
 
 def test_kernel_side_imports_only_low_level_modules():
-    """Plans and kernels know enums, data types, errors, settings and the
-    ISA, never an API object (attr, memory, a primitive)."""
+    """Plans and kernels know enums, data types, errors and the ISA, never
+    an API object (attr, memory, a primitive) nor the settings (a plan
+    builder takes its switches as arguments)."""
     low = {"dnnl", "dnnl._constants", "dnnl._enums", "dnnl._dtypes", "dnnl._args",
-           "dnnl._error", "dnnl._isa", "dnnl._cpuid", "dnnl._settings", "dnnl._keys"}
+           "dnnl._error", "dnnl._isa", "dnnl._cpuid", "dnnl._keys"}
     graph = _import_graph()
     bad = {m: sorted(t for t in graph[m] if t not in low and not t.startswith("dnnl._kernels"))
            for m in graph if m.startswith("dnnl._kernels")}
     assert not {m: t for m, t in bad.items() if t}, bad
+
+
+def test_kernels_built_per_level_are_reached_through_load():
+    """``dnnl._kernels.load`` picks the ISA level: an import of such a
+    kernel by its name, in the package or the tests, would get the baseline
+    build instead (docs/internals/architecture.md)."""
+    kdir = os.path.join(PKG, "_kernels")
+    per_level = {"dnnl._kernels." + fn.split(".")[0] for fn in os.listdir(kdir)
+                 if fn.endswith((".pyx", ".so", ".pyd"))} - {
+        "dnnl._kernels.offsets", "dnnl._kernels._cyutility"}   # baseline only (setup.py)
+    assert "dnnl._kernels.reorder" in per_level
+    graph = _import_graph()
+    assert {m: sorted(t & per_level) for m, t in graph.items() if t & per_level} == {}
+    found = []
+    for path in glob.glob(os.path.join(ROOT, "tests", "**", "*.py"), recursive=True):
+        for node in ast.walk(ast.parse(_read(path))):
+            if isinstance(node, ast.ImportFrom) and node.module == "dnnl._kernels":
+                names = {"dnnl._kernels." + a.name for a in node.names}
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = {a.name for a in node.names} if isinstance(node, ast.Import) \
+                    else {node.module}
+            else:
+                continue
+            found += [(os.path.basename(path), n) for n in sorted(names & per_level)]
+    assert found == []
+
+
+def test_no_module_is_over_800_lines():
+    """One concept per module: no hand-written .py file of the package
+    is longer than 800 lines."""
+    lengths = {rel: len(_read(path).splitlines()) for rel, path in _sources((".py",))}
+    assert {rel: n for rel, n in lengths.items() if n > 800} == {}
+    assert len(lengths) > 40
 
 
 def test_verbose_is_a_leaf():

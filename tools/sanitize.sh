@@ -160,7 +160,7 @@ kernel_tests=$("$py" -c "import sys; sys.path.insert(0, 'tests'); import test_is
 # level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
 levels=$("$py" - <<'PY'
 import dnnl._isa as I, dnnl._kernels as K
-built = [l for l in I.kernel_levels() if not l or K._level_file(l, "reorder")]
+built = [l for l in I.kernel_levels() if not l or K.level_file(l, "reorder")]
 print(" ".join(l or "baseline" for l in built))
 PY
 )
@@ -172,7 +172,7 @@ run() {   # run <what> <cap or ""> pytest-args...
     local what="$1" cap="$2"; shift 2
     step "$what${cap:+ (ONEDNN_MAX_CPU_ISA=$cap)}"
     local level
-    level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K, dnnl._kernels.reorder; print(K.level or 'baseline')")
+    level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K; K.load('reorder'); print(K.level or 'baseline')")
     echo "kernel level: $level"
     ONEDNN_MAX_CPU_ISA="$cap" "$py" -m pytest -q -p sanitize_alloc -p no:cacheprovider \
         -o addopts="" "$@" || failed=1

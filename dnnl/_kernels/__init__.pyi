@@ -1,1 +1,6 @@
+from types import ModuleType
+
 level: str | None
+
+def level_file(level_dir: str, name: str) -> str | None: ...
+def load(name: str) -> ModuleType: ...

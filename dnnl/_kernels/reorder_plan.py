@@ -19,8 +19,7 @@ import math
 import numpy as np
 
 from dnnl import _dtypes
-from dnnl._settings import settings    # reorder_parallel_min: from it, every thread
-from dnnl._kernels import offsets as _offsets
+from dnnl._kernels import load as _load_kernel, offsets as _offsets
 
 #: The index spaces of a plan, in the order of its ``tables`` and ``origins``:
 #: the two tensors, then the attribute values, in the order of ``build_plan``'s
@@ -109,7 +108,7 @@ def _granularity(entry, size):
     return abs(int(entry[1] - entry[0])) if size > 1 else 0
 
 
-def build_plan(src_md, dst_md, quant, convert, generic=False):
+def build_plan(src_md, dst_md, quant, convert, generic=False, *, parallel_min):
     """Loop order, per-loop steps (or small tables) and padding for a reorder.
 
     ``quant``: ``(entry or None)`` per attribute space (``SPACES[TENSORS:]``).
@@ -118,7 +117,8 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     linear loops then merge into longer runs. A 4-byte copy whose last two
     loop dims form a transpose runs as cache tiles. ``generic=True`` turns
     every optimisation off (one table per logical dim and space, element by
-    element), to test them against.
+    element), to test them against. From ``parallel_min`` elements on, the
+    plan runs on every thread.
     """
     dims = src_md.dims
     mds = (src_md, dst_md)
@@ -137,7 +137,7 @@ def build_plan(src_md, dst_md, quant, convert, generic=False):
     for n, lv in zip(dims, lvs):
         n0 = _peel(n, lv) if not generic else None
         pieces.append([(0, n)] if n0 is None else [(0, n0), (n0, n)])
-    parallel = src_md.nelems >= settings.reorder_parallel_min \
+    parallel = src_md.nelems >= parallel_min \
         and dst_md.data_type not in _dtypes.SUB_BYTE
     plans = [_range_plan(mds, lvs, used, ranges, convert, generic, parallel,
                          _pad_boxes(dst_md) if i == 0 else [])
@@ -229,7 +229,7 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
     release = parallel or math.prod(sizes) * max(esize, 1) > HOLD_GIL_BYTES
     tables = [[entry[k] for _, entry in loop] if k in used else None
               for k in range(len(SPACES))]
-    from dnnl._kernels.reorder import Plan   # first use: picks the ISA level
+    Plan = _load_kernel("reorder").Plan     # the first load picks the ISA level
     return Plan(sizes=sizes, tables=tables, origins=origins, convert=convert, esize=esize,
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
                 pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,

@@ -14,8 +14,7 @@ import numpy as np
 
 from dnnl import _dtypes
 from dnnl._enums import algorithm, data_type, primitive_kind
-from dnnl._settings import settings    # resampling_parallel_min: outputs (+ inputs, backward) from which every thread runs
-from dnnl._kernels import offsets as _offsets
+from dnnl._kernels import load as _load_kernel, offsets as _offsets
 from dnnl._kernels.reorder_plan import STREAM_BYTES
 
 f32 = np.float32
@@ -314,8 +313,9 @@ def _row_stride(read_md, write_md):
     return rw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
 
 
-def fwd_plan(alg, src_md, dst_md, entries):
-    """The forward plan for ``src_md`` -> ``dst_md`` with post-op ``entries``."""
+def fwd_plan(alg, src_md, dst_md, entries, *, parallel_min):
+    """The forward plan for ``src_md`` -> ``dst_md`` with post-op ``entries``;
+    from ``parallel_min`` outputs on, it runs on every thread."""
     nd = src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
@@ -355,15 +355,15 @@ def fwd_plan(alg, src_md, dst_md, entries):
         dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_sw=lazy, post_ops=[_post_op(e, outs) for e in entries],
-        parallel=int(np.prod(outs)) >= settings.resampling_parallel_min,
+        parallel=int(np.prod(outs)) >= parallel_min,
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
     _fwd_paths(spec)
-    from dnnl._kernels.resampling import FwdPlan   # first use: picks the ISA level
-    return FwdPlan(spec)
+    return _load_kernel("resampling").FwdPlan(spec)   # the first load picks the ISA level
 
 
-def bwd_plan(alg, diff_src_md, diff_dst_md):
-    """The backward-data plan: diff_src gathered from diff_dst."""
+def bwd_plan(alg, diff_src_md, diff_dst_md, *, parallel_min):
+    """The backward-data plan: diff_src gathered from diff_dst; from
+    ``parallel_min`` inputs and outputs on, it runs on every thread."""
     nd = diff_src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
@@ -409,12 +409,11 @@ def bwd_plan(alg, diff_src_md, diff_dst_md):
         nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_gw=lazy,
-        parallel=int(np.prod(ins)) + int(np.prod(outs)) >= settings.resampling_parallel_min,
+        parallel=int(np.prod(ins)) + int(np.prod(outs)) >= parallel_min,
         pad=_offsets.padding_offsets(diff_src_md),
         esize=_dtypes.size(diff_src_md.data_type))
     _bwd_paths(spec)
-    from dnnl._kernels.resampling import BwdPlan
-    return BwdPlan(spec)
+    return _load_kernel("resampling").BwdPlan(spec)
 
 
 # ------------------------------------------------------------ fast paths
