@@ -461,3 +461,29 @@ def test_thread_limits_set_at_run_time_are_honoured():
                         env=dict(os.environ, OMP_NUM_THREADS="2"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["1"]
+
+
+@pytest.mark.skipif(not os.path.isfile(os.path.join(ROOT, "tools", "private_access.py")),
+                    reason="needs the source tree's tools/ (CI copies it)")
+def test_no_module_reads_another_modules_private_fields():
+    """Each type owns its fields: tools/private_access.py counts, over the
+    package's .py and .pyx sources, the reads of a private field defined in
+    another file (63 before issue 30's extension types)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import private_access
+    finally:
+        sys.path.pop(0)
+    uses = private_access.count(PKG)
+    assert uses == [], uses
+
+
+def test_compiled_modules_run_their_doctests():
+    """The docstring examples of the Cython-compiled modules (pytest's
+    --doctest-modules collects .py files only) run, and there are some."""
+    import doctest
+    from dnnl import _desc, _memory
+    flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+    for module in (_desc, _memory):
+        result = doctest.testmod(module, optionflags=flags)
+        assert result.attempted > 0 and result.failed == 0, (module.__name__, result)

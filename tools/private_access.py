@@ -86,6 +86,36 @@ def count(root):
                 continue
             if any(node.attr in names for other, names in defined.items() if other != path):
                 uses.append((path.relative_to(root.parent), node.lineno, ast.unparse(node)))
+    return uses + count_pyx(root, defined)
+
+
+def count_pyx(root, defined):
+    """The same count over Cython sources, by pattern (they are not Python
+    syntax): ``name._field`` where ``name`` is not self/cls or a module the
+    file imports, and ``_field`` is defined in another file only."""
+    import re
+    uses = []
+    for path in sorted(root.rglob("*.pyx")):
+        if "build" in path.parts:
+            continue
+        text = path.read_text()
+        mods = set(re.findall(r"^\s*(?:c?import\s+[\w.]+\s+as\s+(\w+)|c?import\s+(\w+))", text, re.M))
+        mods = {a or b for a, b in mods}
+        mods |= set(re.findall(r"^from\s+[\w.]+\s+c?import\s+.*?\bas\s+(\w+)", text, re.M))
+        mods |= {m for line in re.findall(r"^from\s+[\w.]+\s+c?import\s+(.*)$", text, re.M)
+                 for m in re.findall(r"\b(_\w+|[a-z]\w*)\b", line)}
+        mine = defined.get(path, set())
+        # docstrings out (their newlines kept, for the line numbers)
+        code_text = re.sub(r'"""(.|\n)*?"""', lambda m: "\n" * m.group(0).count("\n"), text)
+        for n, line in enumerate(code_text.splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if re.match(r"\s*(from|import|cimport)\b", code):
+                continue
+            for recv, attr in re.findall(r"\b(\w+)\.(_[A-Za-z]\w*)", code):
+                if recv in ("self", "cls") or recv in mods or attr in mine or attr.startswith("__"):
+                    continue
+                if any(attr in names for other, names in defined.items() if other != path):
+                    uses.append((path.relative_to(root.parent), n, recv + "." + attr))
     return uses
 
 
