@@ -15,6 +15,8 @@ the buffer object itself stays inside.
 """
 cimport cython
 cimport numpy as cnp
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
+from libc.stdlib cimport free
 
 from dnnl._desc cimport desc
 
@@ -45,6 +47,46 @@ def _aligned_bytes(nbytes):
         return _offsets.aligned_bytes(nbytes, _ALIGNMENT)
     except (MemoryError, ValueError, OverflowError):   # numpy: "array is too big"
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
+
+
+cdef extern from "stdlib.h":
+    int posix_memalign(void** memptr, size_t alignment, size_t size) nogil
+
+
+@cython.freelist(16)
+cdef class aligned_buffer:
+    """A buffer of the library's own (``DNNL_MEMORY_ALLOCATE``): ``size``
+    bytes at a 64-byte aligned address, uninitialised like oneDNN's; numpy
+    sees it through the buffer protocol. One C allocation: what a new
+    result costs a small array call."""
+
+    cdef void* ptr
+    cdef readonly Py_ssize_t size
+    cdef Py_ssize_t one
+
+    def __cinit__(self, Py_ssize_t size):
+        if size < 0 or posix_memalign(&self.ptr, _ALIGNMENT, size if size else 1):
+            self.ptr = NULL
+            raise error(status.out_of_memory, "cannot allocate %d bytes" % size)
+        self.size, self.one = size, 1
+
+    def __dealloc__(self):
+        free(self.ptr)
+
+    @property
+    def address(self):
+        return <size_t>self.ptr
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        view.buf, view.obj, view.len = self.ptr, self, self.size
+        view.readonly, view.itemsize, view.ndim = 0, 1, 1
+        view.format = <char*>"B" if flags & PyBUF_FORMAT else NULL
+        view.shape = &self.size if flags & PyBUF_ND else NULL
+        view.strides = &self.one if flags & PyBUF_STRIDES == PyBUF_STRIDES else NULL
+        view.suboffsets = view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
 
 
 _SPANS = {}     # a descriptor's key -> its span_bytes
@@ -102,8 +144,14 @@ def memory_allocated(md, aengine, nbytes):
     library's own, 64-byte aligned), without the checks: the memory and its
     buffer's address."""
     cdef memory m = memory.__new__(memory, _BLANK)
+    cdef aligned_buffer store
     m.md, m.engine, m.nbytes = md, aengine, nbytes
-    m._own(_aligned_bytes(nbytes), DNNL_MEMORY_ALLOCATE)
+    if not nbytes:
+        m._own(np.empty(0, np.uint8), DNNL_MEMORY_ALLOCATE)
+        return m, 0
+    store = aligned_buffer(nbytes)
+    m._handle_obj, m._store, m._data, m._lazy = DNNL_MEMORY_ALLOCATE, store, None, True
+    m.writable, m.capacity, m.address = True, nbytes, <size_t>store.ptr
     return m, m.address
 
 
@@ -150,6 +198,7 @@ cdef class memory:
     cdef readonly bint writable
     cdef object _data           # buffer 0 as uint8 (None: none, or not made yet)
     cdef object _handle_obj     # what the user gave (kept alive)
+    cdef object _store          # the library's own buffer (aligned_buffer) or None
     cdef object _more           # buffers past the first: [data, handle, address, read-only]
     cdef bint _lazy             # _data is made from _handle_obj when first needed
 
@@ -211,7 +260,7 @@ cdef class memory:
 
     cdef _own(self, data, handle):
         """Buffer 0 is ``data`` (a uint8 array), given as ``handle``."""
-        self._data, self._handle_obj, self._lazy = data, handle, False
+        self._data, self._handle_obj, self._lazy, self._store = data, handle, False, None
         self.writable = True
         self.capacity = data.size
         self.address = _offsets.data_address(data) if data.size else 0
@@ -219,9 +268,12 @@ cdef class memory:
     cdef _raw(self):
         """Buffer 0 as a uint8 array (None: there is none)."""
         if self._lazy:
-            a = self._handle_obj
-            self._data = _offsets.byte_view(a) if a.flags.c_contiguous \
-                else _interop.byte_span(a, self.nbytes)
+            if self._store is not None:
+                self._data = np.frombuffer(self._store, np.uint8)
+            else:
+                a = self._handle_obj
+                self._data = _offsets.byte_view(a) if a.flags.c_contiguous \
+                    else _interop.byte_span(a, self.nbytes)
             self._lazy = False
         return self._data
 
@@ -246,7 +298,7 @@ cdef class memory:
             if data.size < nbytes:
                 raise invalid("handle has %d bytes, too few for %r, which needs %d"
                               % (data.size, self.md, nbytes))
-        self._data, self._handle_obj, self._lazy = data, handle, False
+        self._data, self._handle_obj, self._lazy, self._store = data, handle, False, None
         # Raw addresses are taken as writable, as in C; buffer objects say.
         self.writable = data is None or data.flags.writeable
         self.capacity = 0 if data is None else data.size

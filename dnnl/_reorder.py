@@ -318,7 +318,6 @@ class reorder(primitive):
                        query.reorder_dst_engine: self._dst_engine}
             return engines[what] if what in engines else super().query_s64(what)
 
-    _pd_class = primitive_desc
 
     def _pd_of(self, pd, args, kwargs):
         """``reorder(*primitive_desc_args)`` (the C++ API's ``reorder(src_memory,

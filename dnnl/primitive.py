@@ -323,11 +323,13 @@ def _bind_one(entry, mem):
 class primitive:
     """Base of every primitive (``dnnl::primitive``)."""
 
-    _pd_class = None    # the descriptor class a subclass takes (None: any)
+    # the descriptor class a subclass takes, as dnnl::reorder::primitive_desc
+    # (None: any; the module's primitive_desc is the base of them all)
+    primitive_desc = None
 
     def __init__(self, pd, *args, **kwargs):
         # the creation a cache hit repeats: kept to a few attribute reads
-        if type(pd) is not self._pd_class or args or kwargs:
+        if type(pd) is not self.primitive_desc or args or kwargs:
             pd = self._pd_of(pd, args, kwargs)
         if pd._empty:
             raise invalid("cannot create a primitive from an empty primitive descriptor")
@@ -351,7 +353,7 @@ class primitive:
             raise wrong_type("%s takes one primitive descriptor" % type(self).__name__)
         if not isinstance(pd, primitive_desc):
             raise wrong_type("a primitive needs a primitive descriptor")
-        want = self._pd_class
+        want = self.primitive_desc
         if want is not None and not isinstance(pd, want):
             raise invalid("%s needs a %s.primitive_desc" % (type(self).__name__,
                                                            type(self).__name__))

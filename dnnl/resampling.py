@@ -381,7 +381,6 @@ class resampling_forward(primitive):
             plan.run(mems[0].address, mems[1].address, src1)
             return plan
 
-    _pd_class = primitive_desc
 
 
 class resampling_backward(primitive):
@@ -482,7 +481,6 @@ class resampling_backward(primitive):
             plan.run(mems[0].address, mems[1].address)
             return plan
 
-    _pd_class = primitive_desc
 
 
 # ------------------------------------------------------------------ registration

@@ -68,7 +68,7 @@ class copy_pd(primitive_desc):
 
     def _execute(self, mems):
         plan = self._plan()
-        plan.run(mems[0].get_data_handle(), mems[1].get_data_handle())
+        plan.run(mems[0].address, mems[1].address)   # the memories' public fields
         return plan
 
     def exec_impl_str(self, mds=None):
@@ -76,7 +76,7 @@ class copy_pd(primitive_desc):
 
 
 class copy(primitive):
-    primitive_desc = _pd_class = copy_pd
+    primitive_desc = copy_pd
 
 
 @pytest.fixture(autouse=True)
