@@ -47,7 +47,8 @@ def _ints(values, what):
     return values
 
 
-_MADE = {}      # (dims, data type, its type, tag) -> a descriptor made from them
+cdef dict _MADE = {}   # (dims, data type[, its type], tag) -> a descriptor made from them
+cdef object _FORMAT_TAG = format_tag     # (a C reference: no lookup per call)
 
 
 # Never in a reference cycle (its fields are numbers, tuples, enums and a
@@ -89,7 +90,7 @@ cdef class desc:
         cdef desc made
         tt, td = type(tag_or_strides), type(dims)
         key = None
-        if (tt is str or tt is format_tag) and (td is list or td is tuple) and _all_ints(dims):
+        if (tt is str or tt is _FORMAT_TAG) and (td is list or td is tuple) and _all_ints(dims):
             if td is list:
                 dims = tuple(dims)
             # a str data type can only equal a str: no need for its type

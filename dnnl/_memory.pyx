@@ -120,7 +120,20 @@ def _span_bytes(md):
     return elems * _dtypes.size(md.data_type)
 
 
-_ARRAY_MDS = {}     # (shape, dtype) of a C-contiguous array -> (its md, span bytes)
+cdef dict _ARRAY_MDS = {}  # (shape, dtype key) of a C-contiguous array -> (its md, span bytes)
+# the types the fast paths compare with, as C references (no lookups per call)
+cdef object _NDARRAY = np.ndarray, _ENGINE_TYPE = engine
+cdef object _DEFAULT_ENGINE = _interop.default_engine()   # the array layer's engine
+
+
+cdef inline object dtype_key(cnp.ndarray a):
+    """``a``'s element type as a key: its type number where that names it (a
+    numeric numpy type in native byte order: a small int hashes for nothing),
+    else its dtype."""
+    cdef int num = cnp.PyArray_TYPE(a)
+    if (num < cnp.NPY_OBJECT or num == 23) and cnp.PyArray_ISNOTSWAPPED(a):   # 23: NPY_HALF
+        return num
+    return a.dtype
 
 
 _BLANK = object()     # memory.__new__(memory, _BLANK): fields set by the caller
@@ -136,7 +149,7 @@ def memory_over(md, aengine, nbytes, cnp.ndarray a):
     return m
 
 
-_CHECKED = {}   # (md key, numpy dtype) whose memory over such an array was checked -> span
+cdef dict _CHECKED = {}    # (md key, dtype key) checked for a memory over such an array -> span
 
 
 def memory_allocated(md, aengine, nbytes):
@@ -184,6 +197,19 @@ cdef class memory:
     >>> mem.md == md, mem.nbytes, mem.writable
     (True, 48, True)
 
+    Read-only fields (extensions: what primitives and the array functions
+    read of a memory, for buffer 0):
+
+    - ``md``, ``engine``: the descriptor and engine (``get_desc()``,
+      ``get_engine()``);
+    - ``address``: the buffer's address (``get_data_handle()``; 0: none);
+    - ``nbytes``: bytes from ``address`` to the end of the layout, ``offset0``
+      included;
+    - ``capacity``: bytes the buffer holds from ``address`` (at least
+      ``nbytes`` where the buffer's size is known);
+    - ``writable``: whether writes may go there (a read-only numpy array
+      gives False; a raw address is taken as writable, as in C).
+
     See Also
     --------
     dnnl_memory_create, dnnl_memory_get_data_handle
@@ -218,12 +244,12 @@ cdef class memory:
         if md is _BLANK:
             return
         cdef cnp.ndarray a
-        fast = (type(handle) is np.ndarray and type(md) is desc and type(aengine) is engine)
+        fast = (type(handle) is _NDARRAY and type(md) is desc and type(aengine) is _ENGINE_TYPE)
         if fast:
             a = handle
             fast = cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
         if fast:    # the checks below made once per descriptor and element type
-            key = ((<desc>md).cache_key(), a.dtype)
+            key = ((<desc>md).cache_key(), dtype_key(a))
             nbytes = _CHECKED.get(key)
             if nbytes is not None and cnp.PyArray_NBYTES(a) >= nbytes:
                 self._over(md, aengine, nbytes, a)
@@ -620,23 +646,23 @@ cdef class memory:
         """
         cdef cnp.ndarray a
         cdef memory m
-        if type(x) is np.ndarray and tag is None:
+        if type(x) is _NDARRAY and tag is None:
             a = x
             if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
                 # the usual case: its descriptor made once per shape and dtype
-                key = (x.shape, x.dtype)
+                key = (x.shape, dtype_key(a))
                 made = _ARRAY_MDS.get(key)
                 if made is None:
                     _inputs.refuse_for_memory(x)
                     md = _interop.array_desc(x)
                     made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
                 m = memory.__new__(memory, _BLANK)
-                m._over(made[0], _interop._ENGINE, made[1], a)
+                m._over(made[0], _DEFAULT_ENGINE, made[1], a)
                 return m
         a = _interop.as_numpy(x)
         _inputs.refuse_for_memory(a)
         md = _interop.array_desc(a, tag)
-        return memory(md, _interop._ENGINE,
+        return memory(md, _DEFAULT_ENGINE,
                       _interop.byte_span(a, span_bytes(md) if a.size else 0))
 
     @property
