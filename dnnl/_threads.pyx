@@ -23,7 +23,7 @@ cdef extern from "dnnl_threads.h":
                           const void* ctx) noexcept nogil
     int dnnl_py_budget, dnnl_py_omp_env, dnnl_py_limit, dnnl_py_backoff
     ctypedef struct pool_t "dnnl_py_pool_t":
-        int64_t regions, solo_regions, stalls, worker_chunks
+        int64_t regions, solo_regions, stalls, worker_chunks, caller_ns, wait_ns
         int64_t delay_join_ns, delay_chunk_ns
         int64_t solo_until, solo_ns
     pool_t dnnl_py_pool
@@ -141,9 +141,11 @@ def set_fallback(bint on):
 
 def stats():
     """Counts since start-up: parallel regions, those run on the caller
-    alone (the fallback), stalls seen, chunks workers ran."""
-    return {"regions": dnnl_py_pool.regions, "solo_regions": dnnl_py_pool.solo_regions,
-            "stalls": dnnl_py_pool.stalls, "worker_chunks": dnnl_py_pool.worker_chunks}
+    alone (the fallback), stalls seen, chunks workers ran; nanoseconds the
+    callers of the other regions spent on their chunks and then waiting."""
+    cdef pool_t* p = &dnnl_py_pool
+    return {"regions": p.regions, "solo_regions": p.solo_regions, "stalls": p.stalls,
+            "worker_chunks": p.worker_chunks, "caller_ns": p.caller_ns, "wait_ns": p.wait_ns}
 
 
 def set_test_delays(double join_us=0, double chunk_us=0):

@@ -15,8 +15,8 @@
  * wakes late finds no chunk left and goes back to sleep, and the caller
  * waits only for the chunks other threads actually claimed. A worker that
  * holds a chunk and loses its core still costs the caller a wait; when a
- * region's wall time shows that (the caller waited longer than its own share
- * of work took), or that no worker turned up for a long region, the next
+ * region's wall time shows that (the region took longer than the caller
+ * alone would have), or that no worker turned up for a long region, the next
  * regions run on the caller alone for a while (SOLO_FIRST_NS, doubling to
  * SOLO_MAX_NS while it keeps happening). Which thread runs a chunk never
  * changes what is written: every item is written by one thread, with the
@@ -98,7 +98,7 @@ typedef struct {
     /* test hooks: a worker sleeps this long before taking a seat / each chunk */
     _Atomic int64_t delay_join_ns, delay_chunk_ns;
     /* counts, for tests and benchmarks */
-    _Atomic int64_t regions, solo_regions, stalls, worker_chunks;
+    _Atomic int64_t regions, solo_regions, stalls, worker_chunks, caller_ns, wait_ns;
 } dnnl_py_pool_t;
 
 static dnnl_py_pool_t dnnl_py_pool = {
@@ -224,6 +224,37 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
     return n;
 }
 
+/* What a kind of region (its function, items and threads) takes on average,
+   on the caller alone and on the pool (a moving average over about the last
+   four runs of each, so the runs that waited for a preempted worker count as
+   much as they cost). A region runs on the pool only where that pays (10%
+   faster on average); every PROBE_EVERY-th run of a kind tries the other
+   way, so a change of load is seen. 0: not measured yet. Only the pool's
+   owner touches it. */
+#define GAIN_SLOTS 64
+#define PROBE_EVERY 32
+typedef struct {
+    dnnl_py_range_fn fn;
+    int64_t n, solo, par;
+    int nthr;
+    uint32_t runs;
+} dnnl_py_gain_t;
+static dnnl_py_gain_t dnnl_py_gains[GAIN_SLOTS];
+
+static dnnl_py_gain_t *dnnl_py_gain_of(dnnl_py_range_fn fn, int64_t n, int nthr) {
+    uint64_t h = ((uint64_t)(uintptr_t)fn ^ (uint64_t)n * 0x9E3779B97F4A7C15ULL ^ (uint64_t)nthr);
+    dnnl_py_gain_t *g = &dnnl_py_gains[(h ^ (h >> 29)) % GAIN_SLOTS];
+    if (g->fn != fn || g->n != n || g->nthr != nthr) {
+        g->fn = fn; g->n = n; g->nthr = nthr;
+        g->solo = g->par = 0; g->runs = 0;
+    }
+    return g;
+}
+
+static void dnnl_py_note(int64_t *est, int64_t t) {
+    *est = *est == 0 ? t : *est + (t - *est) / 4;
+}
+
 /* Run fn over [0, n) in chunks on up to nthr threads (slots 0 .. nthr-1;
    the caller is slot 0). Returns when every item has run. */
 static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx) {
@@ -237,11 +268,23 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
         return;
     }
     atomic_fetch_add_explicit(&p->regions, 1, memory_order_relaxed);
+    dnnl_py_gain_t *g = dnnl_py_gain_of(fn, n, nthr);
     int64_t t0 = dnnl_py_now();
-    if (dnnl_py_backoff && t0 < p->solo_until) {
+    int solo = 0;
+    if (dnnl_py_backoff) {
+        uint32_t run = g->runs++;
+        if (t0 < p->solo_until || (g->par && !g->solo))
+            solo = 1;
+        else if (g->par && g->solo) {
+            solo = !(g->par * 10 < g->solo * 9);
+            if (run % PROBE_EVERY == PROBE_EVERY - 1) solo = !solo;
+        }
+    }
+    if (solo) {
         atomic_fetch_add_explicit(&p->solo_regions, 1, memory_order_relaxed);
-        atomic_store(&p->busy, 0);
         fn(ctx, 0, n, 0);
+        dnnl_py_note(&g->solo, dnnl_py_now() - t0);
+        atomic_store_explicit(&p->busy, 0, memory_order_release);
         return;
     }
     int workers = dnnl_py_grow(p, nthr - 1);
@@ -288,13 +331,15 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
         }
     }
     int64_t t2 = dnnl_py_now();
-    /* the cores are taken when the caller waited for the others longer than
-       its own share took (two of its chunks, at least 50 us), or ran a long
-       region alone because no worker turned up */
-    int64_t work = t1 - t0, waited = t2 - t1;
-    int64_t per_chunk = mine > 0 ? work / mine : work;
-    int stalled = waited > 2 * per_chunk + 50000 && waited > work / 2;
-    int no_show = mine == nch && work > NO_SHOW_NS;
+    /* the cores are taken when the region took longer than the caller alone
+       would have (its own time per chunk, times the chunks), or when no
+       worker turned up during a long region */
+    int64_t per_chunk = mine > 0 ? (t1 - t0) / mine : 0;
+    int stalled = mine > 0 && mine < nch && t2 - t0 > per_chunk * nch;
+    int no_show = mine == nch && t1 - t0 > NO_SHOW_NS;
+    atomic_fetch_add_explicit(&p->caller_ns, t1 - t0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->wait_ns, t2 - t1, memory_order_relaxed);
+    dnnl_py_note(&g->par, t2 - t0);
     if (stalled || no_show) {
         atomic_fetch_add_explicit(&p->stalls, 1, memory_order_relaxed);
         p->solo_until = t2 + p->solo_ns;
