@@ -21,7 +21,8 @@
  * SOLO_MAX_NS while it keeps happening). Which thread runs a chunk never
  * changes what is written: every item is written by one thread, with the
  * same arithmetic, so results are bit-identical for any thread count and any
- * schedule. */
+ * schedule. Where the pool does not pay on average for a kind of region
+ * (dnnl_py_gain_t), that kind runs on the caller alone. */
 #ifndef DNNL_PY_THREADS_H
 #define DNNL_PY_THREADS_H
 #include <stdint.h>
