@@ -8,4 +8,7 @@ ctypedef void (*range_fn)(const void* ctx, int64_t begin, int64_t end,
                           int slot) noexcept nogil
 
 cpdef int max_threads() noexcept nogil
-cdef void parallel_for(int64_t n, int nthr, range_fn fn, const void* ctx) noexcept nogil
+# `kind`: what identifies the work (a plan's address; NULL: the function and
+# the item count alone), for the pool's record of what parallelism gains
+cdef void parallel_for(int64_t n, int nthr, range_fn fn, const void* ctx,
+                       const void* kind) noexcept nogil

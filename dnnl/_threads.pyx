@@ -20,7 +20,7 @@ cdef extern from "dnnl_threads.h":
                                       int slot) noexcept nogil
     int dnnl_py_max_threads() noexcept nogil
     void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn,
-                          const void* ctx) noexcept nogil
+                          const void* ctx, const void* kind) noexcept nogil
     int dnnl_py_budget, dnnl_py_omp_env, dnnl_py_limit, dnnl_py_backoff
     ctypedef struct pool_t "dnnl_py_pool_t":
         int64_t regions, solo_regions, stalls, worker_chunks, caller_ns, wait_ns
@@ -34,10 +34,12 @@ cpdef int max_threads() noexcept nogil:
     return dnnl_py_max_threads()
 
 
-cdef void parallel_for(int64_t n, int nthr, range_fn fn, const void* ctx) noexcept nogil:
+cdef void parallel_for(int64_t n, int nthr, range_fn fn, const void* ctx,
+                       const void* kind) noexcept nogil:
     """``fn`` over the items ``[0, n)`` in chunks, on up to ``nthr`` threads
-    (scratch slots 0 .. nthr - 1, the caller's 0); returns when all ran."""
-    dnnl_py_parallel(n, nthr, <dnnl_py_range_fn>fn, ctx)
+    (scratch slots 0 .. nthr - 1, the caller's 0); returns when all ran.
+    ``kind`` identifies the work for the pool's choice (dnnl_threads.h)."""
+    dnnl_py_parallel(n, nthr, <dnnl_py_range_fn>fn, ctx, kind)
 
 
 def _read(path):

@@ -225,7 +225,8 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
     return n;
 }
 
-/* What a kind of region (its function, items and threads) takes on average,
+/* What a kind of region (the caller's `kind`, its function, items and
+   threads) takes on average,
    on the caller alone and on the pool (a moving average over about the last
    four runs of each, so the runs that waited for a preempted worker count as
    much as they cost). A region runs on the pool only where that pays (10%
@@ -236,17 +237,20 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
 #define PROBE_EVERY 32
 typedef struct {
     dnnl_py_range_fn fn;
+    const void *kind;
     int64_t n, solo, par;
     int nthr;
     uint32_t runs;
 } dnnl_py_gain_t;
 static dnnl_py_gain_t dnnl_py_gains[GAIN_SLOTS];
 
-static dnnl_py_gain_t *dnnl_py_gain_of(dnnl_py_range_fn fn, int64_t n, int nthr) {
-    uint64_t h = ((uint64_t)(uintptr_t)fn ^ (uint64_t)n * 0x9E3779B97F4A7C15ULL ^ (uint64_t)nthr);
+static dnnl_py_gain_t *dnnl_py_gain_of(dnnl_py_range_fn fn, const void *kind, int64_t n,
+                                       int nthr) {
+    uint64_t h = ((uint64_t)(uintptr_t)fn ^ (uint64_t)(uintptr_t)kind * 0xFF51AFD7ED558CCDULL
+                  ^ (uint64_t)n * 0x9E3779B97F4A7C15ULL ^ (uint64_t)nthr);
     dnnl_py_gain_t *g = &dnnl_py_gains[(h ^ (h >> 29)) % GAIN_SLOTS];
-    if (g->fn != fn || g->n != n || g->nthr != nthr) {
-        g->fn = fn; g->n = n; g->nthr = nthr;
+    if (g->fn != fn || g->kind != kind || g->n != n || g->nthr != nthr) {
+        g->fn = fn; g->kind = kind; g->n = n; g->nthr = nthr;
         g->solo = g->par = 0; g->runs = 0;
     }
     return g;
@@ -257,8 +261,10 @@ static void dnnl_py_note(int64_t *est, int64_t t) {
 }
 
 /* Run fn over [0, n) in chunks on up to nthr threads (slots 0 .. nthr-1;
-   the caller is slot 0). Returns when every item has run. */
-static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx) {
+   the caller is slot 0). Returns when every item has run. `kind` identifies
+   the work (a plan), for the record of what the pool gains on it. */
+static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx,
+                             const void *kind) {
     dnnl_py_pool_t *p = &dnnl_py_pool;
     if (n <= 0) return;
     if (nthr > DNNL_PY_POOL_MAX) nthr = DNNL_PY_POOL_MAX;
@@ -269,7 +275,7 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
         return;
     }
     atomic_fetch_add_explicit(&p->regions, 1, memory_order_relaxed);
-    dnnl_py_gain_t *g = dnnl_py_gain_of(fn, n, nthr);
+    dnnl_py_gain_t *g = dnnl_py_gain_of(fn, kind, n, nthr);
     int64_t t0 = dnnl_py_now();
     int solo = 0;
     if (dnnl_py_backoff) {
@@ -353,8 +359,10 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
 
 #else   /* no POSIX threads: every region on the caller */
 #define DNNL_PY_POOL 0
-static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx) {
+static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx,
+                             const void *kind) {
     (void)nthr;
+    (void)kind;
     if (n > 0) fn(ctx, 0, n, 0);
 }
 #endif

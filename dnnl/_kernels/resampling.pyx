@@ -1030,7 +1030,7 @@ cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
     if j.block == NULL:
         return True
     j.plan, j.fn, j.nscr = plan, fn, nscr
-    parallel_for(nitems, nthr, _items_range, &j)
+    parallel_for(nitems, nthr, _items_range, &j, plan)
     free(j.block)
     return False
 
