@@ -192,8 +192,9 @@ def main():
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument("--repeat", type=int, default=30, help="calls per contender per row")
     ap.add_argument("--quick", action="store_true", help="3 calls, the smallest size")
-    ap.add_argument("--import-from", metavar="DIR", default=ROOT,
-                    help="the directory whose dnnl/ is timed (default: this checkout)")
+    ap.add_argument("--import-from", metavar="DIR",
+                    help="the directory whose dnnl/ is timed (default: this checkout when "
+                         "it is built in place, else the installed dnnl)")
     ap.add_argument("--json", metavar="FILE", help="write the samples and figures here")
     ap.add_argument("--one-thread-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -202,9 +203,15 @@ def main():
     args.sizes = [v for v in args.sizes.split(",") if v]
     if args.quick:
         args.repeat, args.sizes = 3, [SIZES[0]]
-    args.import_from = os.path.abspath(args.import_from)
-    sys.path.insert(0, args.import_from)
+    if args.import_from:
+        sys.path.insert(0, os.path.abspath(args.import_from))
+    else:
+        sys.path.insert(0, HERE)
+        from bench_calls import checkout_first
+        checkout_first()
     import dnnl
+    # the child processes import the same dnnl
+    args.import_from = os.path.dirname(os.path.dirname(os.path.abspath(dnnl.__file__)))
     if args.one_thread_json:
         out = {}
         for op, size in rows(args):

@@ -312,9 +312,10 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     p->n = n;
     p->chunk = chunk;
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->seats, (id << ID_SHIFT) | ((uint64_t)nthr << 24) | 1,
-                          memory_order_release);
+    /* the chunks first: a worker that gets a seat of this region finds them */
     atomic_store_explicit(&p->claim, (id << ID_SHIFT) | ((uint64_t)nch << 20),
+                          memory_order_release);
+    atomic_store_explicit(&p->seats, (id << ID_SHIFT) | ((uint64_t)nthr << 24) | 1,
                           memory_order_release);
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add_explicit(&p->wakes, 1, memory_order_release);
