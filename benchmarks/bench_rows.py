@@ -13,7 +13,8 @@ large row the caches are written over and the threads left to sleep, so no
 contender inherits the one before it's cached data), and reports the
 best sample (``--median``: the median). Times are also given as a multiple
 of a one-thread ``memcpy`` (``np.copyto``) of the larger of the row's input
-and output. The header names the CPU, its vector extensions and the ISA
+and output. The last column is ours / best peer per round (the two samples
+of a round ran back to back): median [first-third quartile]. The header names the CPU, its vector extensions and the ISA
 level our kernels run at. ``--max-isa`` sets ``ONEDNN_MAX_CPU_ISA`` before
 ``dnnl`` is imported (oneDNN's names: sse41, avx2, avx512_core, ...).
 """
@@ -86,10 +87,11 @@ def settle():
     time.sleep(0.003)
 
 
-def time_ms(fns, repeat, inner=1, stat=min):
+def time_ms(fns, repeat, inner=1, stat=min, samples=None):
     """Time of each callable in ms (``stat`` of the samples: best or median),
     round-robin over the contenders; ``inner`` calls per sample (for calls of
-    a few microseconds)."""
+    a few microseconds). ``samples``, a dict, receives each callable's
+    samples in seconds, in round order (for per-round ratios)."""
     for fn in fns.values():
         fn()
         fn()
@@ -102,7 +104,16 @@ def time_ms(fns, repeat, inner=1, stat=min):
             for _ in range(inner):
                 fn()
             ts[k].append((time.perf_counter() - t0) / inner)
+    if samples is not None:
+        samples.update(ts)
     return {k: 1e3 * float(stat(v)) for k, v in ts.items()}
+
+
+def round_ratios(a, b):
+    """The per-round ratios ``a[i] / b[i]`` of two interleaved sample lists:
+    (median, first quartile, third quartile)."""
+    r = np.asarray(a) / np.asarray(b)
+    return tuple(float(v) for v in np.percentile(r, [50, 25, 75]))
 
 
 class Peers:
@@ -477,14 +488,16 @@ def main():
           % (dnnl.__version__, P.versions(), threads, "median" if args.median else "best",
              args.repeat))
     print()
-    print("%-42s %10s %7s  %-34s %10s %7s %7s" % ("row", "ours", "xcopy", "best peer", "peer",
-                                                 "xcopy", "ours/peer"))
+    print("%-42s %10s %7s  %-34s %10s %7s %7s  %s" % (
+        "row", "ours", "xcopy", "best peer", "peer", "xcopy", "ours/peer",
+        "per round: median [quartiles]"))
     for name, nbytes, inner, ours, peers in rows(dnnl, P, names):
         a = np.ones(nbytes // 4, np.float32)
         b = np.empty_like(a)
         fns = {"memcpy": lambda: np.copyto(b, a), "ours": ours}
         fns.update((k, f) for k, f in peers.items() if f is not None)
-        t = time_ms(fns, args.repeat, inner, np.median if args.median else min)
+        raw = {}
+        t = time_ms(fns, args.repeat, inner, np.median if args.median else min, raw)
         copy, t_ours = t.pop("memcpy"), t.pop("ours")
         # oneDNN's TBB takes every core whatever --threads says (and pinning
         # crashes it): below all cores it is shown, not counted as a peer
@@ -496,9 +509,12 @@ def main():
         if best is None:
             print("%-42s %7.3f %s %6.2fx" % (name, t_ours * scale, unit, t_ours / copy))
             continue
-        print("%-42s %7.3f %s %6.2fx  %-34s %7.3f %s %6.2fx %7.2f"
+        # ours / best peer within each round: the two ran back to back, so
+        # load that comes and goes hits both samples of a ratio alike
+        med, q1, q3 = round_ratios(raw["ours"], raw[best])
+        print("%-42s %7.3f %s %6.2fx  %-34s %7.3f %s %6.2fx %7.2f  %.2f [%.2f-%.2f]"
               % (name, t_ours * scale, unit, t_ours / copy, best, t[best] * scale, unit,
-                 t[best] / copy, t_ours / t[best]))
+                 t[best] / copy, t_ours / t[best], med, q1, q3))
         others = ["%s %.3f" % (k, v * scale) for k, v in t.items() if k != best]
         if others:
             print("%-42s   others (%s): %s" % ("", unit, "; ".join(others)))

@@ -22,11 +22,10 @@ import math
 import numpy as np
 
 cimport numpy as cnp
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
-from dnnl._kernels.threads cimport max_threads
+from dnnl._threads cimport max_threads, parallel_for
 
 cdef extern from "offsets_kernels.h":
     void dnnl_py_transpose8(const uint8_t* src, long long ss, uint8_t* dst,
@@ -330,16 +329,37 @@ cdef void _box_item(const elem_t* src, elem_t* dst, const Box* b, int64_t item) 
         b0 = b1
 
 
-cdef void _box_run(const elem_t* src, elem_t* dst, const Box* b, int64_t nitems,
-                   bint parallel) noexcept nogil:
+cdef void _box_items(const elem_t* src, elem_t* dst, const Box* b, int64_t begin,
+                     int64_t end) noexcept nogil:
     cdef int64_t i
-    cdef int nthr = max_threads() if parallel else 1
-    if nthr > 1:
-        for i in prange(nitems, schedule="static", num_threads=nthr):
-            _box_item(src, dst, b, i)
+    for i in range(begin, end):
+        _box_item(src, dst, b, i)
+
+
+cdef struct BoxJob:
+    const void* src
+    void* dst
+    const Box* b
+    int esize
+
+
+cdef void _box_range(const void* ctx, int64_t begin, int64_t end, int slot) noexcept nogil:
+    cdef const BoxJob* j = <const BoxJob*>ctx
+    if j.esize == 1:
+        _box_items(<const uint8_t*>j.src, <uint8_t*>j.dst, j.b, begin, end)
+    elif j.esize == 2:
+        _box_items(<const uint16_t*>j.src, <uint16_t*>j.dst, j.b, begin, end)
+    elif j.esize == 4:
+        _box_items(<const uint32_t*>j.src, <uint32_t*>j.dst, j.b, begin, end)
     else:
-        for i in range(nitems):
-            _box_item(src, dst, b, i)
+        _box_items(<const uint64_t*>j.src, <uint64_t*>j.dst, j.b, begin, end)
+
+
+cdef void _box_run(const void* src, void* dst, const Box* b, int64_t nitems, int esize,
+                   bint parallel) noexcept nogil:
+    cdef BoxJob j
+    j.src, j.dst, j.b, j.esize = src, dst, b, esize
+    parallel_for(nitems, max_threads() if parallel else 1, _box_range, &j, NULL)
 
 
 cdef int64_t _box_of(int esize, axes, Box* b) except -1:
@@ -387,14 +407,7 @@ def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
     cdef int64_t nitems = _box_of(esize, axes, &b)
     cdef bint parallel = threads and math.prod(n for n, _, _ in axes) >= RUN
     with nogil:
-        if esize == 1:
-            _box_run(<const uint8_t*>src, <uint8_t*>dst, &b, nitems, parallel)
-        elif esize == 2:
-            _box_run(<const uint16_t*>src, <uint16_t*>dst, &b, nitems, parallel)
-        elif esize == 4:
-            _box_run(<const uint32_t*>src, <uint32_t*>dst, &b, nitems, parallel)
-        else:
-            _box_run(<const uint64_t*>src, <uint64_t*>dst, &b, nitems, parallel)
+        _box_run(<const void*>src, <void*>dst, &b, nitems, esize, parallel)
 
 
 # -- 4-bit elements: two per byte, the low nibble first (oneDNN's packing) -------------
@@ -428,6 +441,31 @@ def unpack_nibbles(size_t src, int64_t first, int64_t n, size_t dst, bint signed
         _unpack(<const uint8_t*>src, first, n, <uint8_t*>dst, signed)
 
 
+cdef struct UnpackJob:
+    uint8_t* tmp0
+    int64_t longest
+    const uint8_t* src
+    uint8_t* dst
+    const Box* bx
+    const int64_t* fst
+    const int64_t* cnt
+    const int64_t* tof
+    const int64_t* dof
+    const int64_t* its
+    bint signed
+
+
+cdef void _unpack_range(const void* ctx, int64_t begin, int64_t end, int slot) noexcept nogil:
+    """Chunks ``[begin, end)`` of unpack_boxes, in the byte buffer of ``slot``."""
+    cdef const UnpackJob* j = <const UnpackJob*>ctx
+    cdef uint8_t* tmp = j.tmp0 + slot * j.longest
+    cdef int64_t k
+    for k in range(begin, end):
+        _unpack(j.src, j.fst[k], j.cnt[k], tmp, j.signed)
+        _box_run(<const void*>(tmp + j.tof[k]), j.dst + j.dof[k], &j.bx[k], j.its[k], 1,
+                 False)
+
+
 def unpack_boxes(size_t src, chunks, size_t dst, bint signed):
     """Unpack and copy 4-bit chunks to bytes: each chunk ``(first, n, tmp
     offset, dst offset, axes)`` unpacks nibbles ``[first, first + n)`` into a
@@ -452,15 +490,15 @@ def unpack_boxes(size_t src, chunks, size_t dst, bint signed):
         longest = max(longest, n)
     cdef int nthr = min(max_threads(), m)
     bufs = np.empty(nthr * longest, np.uint8)      # one per thread
-    cdef uint8_t* tmp0 = <uint8_t*>cnp.PyArray_DATA(bufs)
-    cdef uint8_t* tmp
-    cdef const uint8_t* s = <const uint8_t*>src
-    cdef uint8_t* d = <uint8_t*>dst
+    cdef UnpackJob j
+    j.tmp0 = <uint8_t*>cnp.PyArray_DATA(bufs)
+    j.longest = longest
+    j.src = <const uint8_t*>src
+    j.dst = <uint8_t*>dst
+    j.bx, j.fst, j.cnt, j.tof, j.dof, j.its = bx, fst, cnt, tof, dof, its
+    j.signed = signed
     with nogil:
-        for k in prange(m, schedule="dynamic", num_threads=nthr):
-            tmp = tmp0 + threadid() * longest
-            _unpack(s, fst[k], cnt[k], tmp, signed)
-            _box_run(<const uint8_t*>(tmp + tof[k]), d + dof[k], &bx[k], its[k], False)
+        parallel_for(m, nthr, _unpack_range, &j, NULL)
 
 
 def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):

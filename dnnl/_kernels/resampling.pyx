@@ -41,7 +41,6 @@ Inputs are validated by the caller; nothing here checks.
 import numpy as np
 
 cimport numpy as cnp
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -50,7 +49,7 @@ from dnnl._kernels.cvt cimport load_f32, store_f32
 from dnnl._kernels.dnnl_types cimport (dnnl_bf16, dnnl_binary, dnnl_eltwise, dnnl_f16,
                                        dnnl_f32, dnnl_sum)
 from dnnl._kernels.postops cimport binary_op, eltwise_fwd
-from dnnl._kernels.threads cimport max_threads
+from dnnl._threads cimport max_threads, parallel_for
 
 cnp.import_array()
 
@@ -1005,23 +1004,34 @@ cdef void _bwd_item(const void* plan, int64_t item, float* scratch) noexcept nog
     _bwd_c_item(p, item, scratch)
 
 
+cdef struct ItemsJob:
+    const void* plan
+    item_fn fn
+    char* block
+    size_t nscr
+
+
+cdef void _items_range(const void* ctx, int64_t begin, int64_t end, int slot) noexcept nogil:
+    cdef const ItemsJob* j = <const ItemsJob*>ctx
+    cdef float* scratch = <float*>(j.block + <size_t>slot * j.nscr)
+    cdef int64_t i
+    for i in range(begin, end):
+        j.fn(j.plan, i, scratch)
+
+
 cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
                      bint par) noexcept nogil:
     """Run every item, in parallel when ``par``, each thread with its own
     scratch rows, all allocated before any item runs: True (nothing written)
     when they cannot be."""
-    cdef int64_t i
     cdef int nthr = max_threads() if par and nitems > 1 else 1
-    cdef char* block = <char*>malloc(<size_t>nthr * nscr)
-    if block == NULL:
+    cdef ItemsJob j
+    j.block = <char*>malloc(<size_t>nthr * nscr)
+    if j.block == NULL:
         return True
-    if nthr > 1:
-        for i in prange(nitems, schedule="guided", num_threads=nthr):
-            fn(plan, i, <float*>(block + <size_t>threadid() * nscr))
-    else:
-        for i in range(nitems):
-            fn(plan, i, <float*>block)
-    free(block)
+    j.plan, j.fn, j.nscr = plan, fn, nscr
+    parallel_for(nitems, nthr, _items_range, &j, plan)
+    free(j.block)
     return False
 
 
