@@ -284,7 +284,7 @@ def test_verbose_is_a_leaf():
 def test_no_public_name_hides_a_module():
     """``import dnnl.X as m`` gives the module X, never a class of the same
     name: the classes dnnl.memory, dnnl.engine and dnnl.reorder live in
-    _memory.py, _engine.py and _reorder.py."""
+    _memory.pyx, _engine.py and _reorder.py."""
     import importlib
     import pkgutil
     import types
