@@ -120,7 +120,8 @@ def _span_bytes(md):
     return elems * _dtypes.size(md.data_type)
 
 
-cdef dict _ARRAY_MDS = {}  # (shape, dtype key) of a C-contiguous array -> (its md, span bytes)
+# dtype key -> {shape of a C-contiguous array: (its md, span bytes)}
+cdef dict _ARRAY_MDS = {}
 # the types the fast paths compare with, as C references (no lookups per call)
 cdef object _NDARRAY = np.ndarray, _ENGINE_TYPE = engine
 cdef object _DEFAULT_ENGINE = _interop.default_engine()   # the array layer's engine
@@ -646,16 +647,21 @@ cdef class memory:
         """
         cdef cnp.ndarray a
         cdef memory m
+        cdef dict by_shape
+        cdef tuple made
         if type(x) is _NDARRAY and tag is None:
             a = x
             if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
                 # the usual case: its descriptor made once per shape and dtype
-                key = (x.shape, dtype_key(a))
-                made = _ARRAY_MDS.get(key)
+                by_shape = _ARRAY_MDS.get(dtype_key(a))
+                shape = x.shape
+                made = None if by_shape is None else by_shape.get(shape)
                 if made is None:
                     _inputs.refuse_for_memory(x)
                     md = _interop.array_desc(x)
-                    made = remember(_ARRAY_MDS, key, (md, span_bytes(md)), 256)
+                    if by_shape is None or len(by_shape) >= 256:
+                        by_shape = _ARRAY_MDS[dtype_key(a)] = {}
+                    made = by_shape.setdefault(shape, (md, span_bytes(md)))
                 m = memory.__new__(memory, _BLANK)
                 m._over(made[0], _DEFAULT_ENGINE, made[1], a)
                 return m
