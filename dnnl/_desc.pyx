@@ -14,6 +14,8 @@ import math
 
 cimport cython
 
+from dnnl._fields cimport expose_fields
+
 import numpy as np
 
 from dnnl import _args, _dtypes, _format, _keys, _sparse, _tags
@@ -386,7 +388,20 @@ def describe(md):
     return text
 
 
-ZERO = None
+ZERO = None     # (until made below: __cinit__ reads it)
+_FIELDS = ("ndims", "dims", "data_type", "padded_dims", "padded_offsets", "offset0",
+           "format_kind", "strides", "inner_blks", "inner_idxs", "sparse")
+
+
+cdef _publish_fields():
+    cdef desc probe = desc.__new__(desc)
+    marks = tuple(object() for _ in _FIELDS)
+    probe._fill(marks[0], marks[1], marks[2], marks[3], marks[4], marks[5], marks[6],
+                marks[7], marks[8], marks[9], marks[10])
+    expose_fields(desc, probe, _FIELDS, marks)
+
+
+_publish_fields()
 ZERO = make(0, (), data_type.undef, (), (), 0, format_kind.undef)
 
 

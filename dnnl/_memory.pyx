@@ -19,6 +19,7 @@ from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
 from libc.stdlib cimport free
 
 from dnnl._desc cimport desc
+from dnnl._fields cimport expose_fields
 
 import ctypes
 import math
@@ -216,13 +217,12 @@ cdef class memory:
     dnnl_memory_create, dnnl_memory_get_data_handle
     """
 
-    #: the descriptor (``get_desc()``) and engine (``get_engine()``)
-    cdef readonly object md, engine
-    #: buffer 0: its address (``get_data_handle()``), the bytes from it to the
-    #: end of the layout (``offset0`` included), the bytes the buffer holds
-    #: from it (at least ``nbytes`` where known), whether writes may go there
-    cdef readonly object address, nbytes, capacity
-    cdef readonly bint writable
+    # read-only to Python, as member descriptors (_FIELDS, below): the
+    # descriptor (get_desc()) and engine (get_engine()); buffer 0's address
+    # (get_data_handle()), the bytes from it to the end of the layout
+    # (offset0 included), the bytes the buffer holds from it (at least nbytes
+    # where known), whether writes may go there (True / False)
+    cdef object md, engine, address, nbytes, capacity, writable
     cdef object _data           # buffer 0 as uint8 (None: none, or not made yet)
     cdef object _handle_obj     # what the user gave (kept alive)
     cdef object _store          # the library's own buffer (aligned_buffer) or None
@@ -280,7 +280,7 @@ cdef class memory:
         """Over the array ``a`` that ``md`` describes (checked by the caller)."""
         self.md, self.engine, self.nbytes = md, aengine, nbytes
         self._handle_obj, self._data, self._lazy = a, None, True
-        self.writable = cnp.PyArray_ISWRITEABLE(a)
+        self.writable = True if cnp.PyArray_ISWRITEABLE(a) else False
         self.address = <size_t>cnp.PyArray_DATA(a)
         # a strided view's bytes reach past its nbytes: its span
         self.capacity = cnp.PyArray_NBYTES(a) if cnp.PyArray_IS_C_CONTIGUOUS(a) else nbytes
@@ -327,7 +327,7 @@ cdef class memory:
                               % (data.size, self.md, nbytes))
         self._data, self._handle_obj, self._lazy, self._store = data, handle, False, None
         # Raw addresses are taken as writable, as in C; buffer objects say.
-        self.writable = data is None or data.flags.writeable
+        self.writable = data is None or bool(data.flags.writeable)
         self.capacity = 0 if data is None else data.size
         if data is None:
             self.address = 0
@@ -725,6 +725,20 @@ cdef class memory:
         data = None if data is None else data[:self.nbytes]
         return (_unpickle, (self.md, self.engine, data))
 
+
+
+_FIELDS = ("md", "engine", "address", "nbytes", "capacity", "writable")
+
+
+cdef _publish_fields():
+    cdef memory probe = memory.__new__(memory, _BLANK)
+    marks = tuple(object() for _ in _FIELDS)
+    probe.md, probe.engine, probe.address, probe.nbytes, probe.capacity, probe.writable = marks
+    expose_fields(memory, probe, _FIELDS, marks)
+    probe.md = probe.engine = probe.address = probe.nbytes = probe.capacity = probe.writable = None
+
+
+_publish_fields()
 
 
 def _unpickle_buffers(md, aengine, buffers):

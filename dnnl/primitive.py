@@ -326,6 +326,7 @@ class primitive:
     # the descriptor class a subclass takes, as dnnl::reorder::primitive_desc
     # (None: any; the module's primitive_desc is the base of them all)
     primitive_desc = None
+    _checked_stream = None      # the last stream execute found on this primitive's engine
 
     def __init__(self, pd, *args, **kwargs):
         # the creation a cache hit repeats: kept to a few attribute reads
@@ -390,10 +391,12 @@ class primitive:
         pd = self._pd
         if type(args) is not dict or dst is not None:
             args = self._arg_map(args, dst)
-        if type(astream) is not stream and not isinstance(astream, stream):
-            raise wrong_type("execute needs a dnnl.stream")
-        if astream.get_engine() is not pd._engine:
-            raise invalid(_ENGINE_MISMATCH)
+        if astream is not self._checked_stream:     # (a stream's engine never changes)
+            if type(astream) is not stream and not isinstance(astream, stream):
+                raise wrong_type("execute needs a dnnl.stream")
+            if astream.get_engine() is not pd._engine:
+                raise invalid(_ENGINE_MISMATCH)
+            self._checked_stream = astream
         # bind: the memories in declaration order, each checked against its
         # declaration (present, a memory, the declared md, a buffer, writable
         # when written); the common case in one test, inline (a Python call
