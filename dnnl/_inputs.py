@@ -169,6 +169,16 @@ def copy_dtype(a, wide_to_f32=False):
     return want
 
 
+def swap_readable(a, copy):
+    """Whether the kernels can read ``a`` where it is, reversing each
+    element's bytes as they load it, instead of copying it (``copy``, the
+    answer of :func:`copy_dtype`): the copy would only make a foreign byte
+    order native, for elements of 2 or 4 bytes, at strides a descriptor holds."""
+    return (copy is not None and copy != a.dtype and copy == native(a.dtype)
+            and a.itemsize in (2, 4) and a.size > 0 and a.flags.aligned
+            and describable(a.shape, a.strides, a.itemsize))
+
+
 def refuse_for_memory(a):
     """Refuse, naming the fix, an array no memory can share without a copy
     (:meth:`dnnl.memory.from_array` promises no copy)."""
