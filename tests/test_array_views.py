@@ -469,23 +469,24 @@ SWAP_FLOATS = [np.float32, np.float16] + ([ml_dtypes.bfloat16] if ml_dtypes else
 
 
 @st.composite
-def foreign_views(draw, kinds):
-    """(view, label): a big-endian array with runs of up to 150 elements,
-    sliced (steps 1, 2, -1: a negative one is copied instead) and maybe
-    transposed."""
-    dtype = np.dtype(draw(st.sampled_from(kinds)))
+def foreign_views(draw, kinds, orders=(">",)):
+    """(view, label): an array of byte order ``orders`` (big-endian unless
+    told) with runs of up to 150 elements, sliced (steps 1, 2, -1: a
+    negative one is copied instead; a step on an outer dim leaves gaps
+    between the kernels' runs) and maybe transposed."""
+    dtype = np.dtype(draw(st.sampled_from(kinds))).newbyteorder(draw(st.sampled_from(orders)))
     shape = (draw(st.integers(1, 3)), draw(st.integers(1, 5)), draw(st.integers(1, 4)),
              draw(st.integers(1, 150)))
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 16)))
-    base = _values(rng, tuple(2 * n + 1 for n in shape), dtype).astype(
-        dtype.newbyteorder(">"))
+    base = _values(rng, tuple(2 * n + 1 for n in shape), dtype.newbyteorder("=")).astype(
+        dtype)
     index = []
     for n in shape:
         step = draw(st.sampled_from([1, 1, 2, -1]))
         start = draw(st.integers(0, n)) if step > 0 else 2 * n
         index.append(slice(start, start + step * n if start + step * n >= 0 else None, step))
     view = base[tuple(index)]
-    label = "%s %s %s" % (dtype.name, shape, [(s.start, s.step) for s in index])
+    label = "%s %s %s" % (dtype.str, shape, [(s.start, s.step) for s in index])
     if draw(st.booleans()):
         view = view.transpose(0, 2, 3, 1)
         label += " nhwc"
@@ -559,3 +560,22 @@ def test_swapped_plan_reads_the_other_byte_order():
     with pytest.raises(ValueError, match="byte order"):
         build_plan(dnnl.memory.desc([4], "s8", "a"), dnnl.memory.desc([4], "s8", "a"),
                    [None] * 4, False).swapped()
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(foreign_views([np.float32], ("=", ">")), st.sampled_from(["s8", "u8", "bf16"]),
+       st.sampled_from([None, 1]))
+def test_strided_views_long_runs(case, dtype, axis):
+    # runs apart in memory (a strided view) take the loops that prefetch the
+    # next run instead of the gap: the bytes of the contiguous call
+    view, label = case
+    scales = 0.25 if axis is None else np.linspace(0.1, 2, view.shape[1]).tolist()
+    if dtype == "bf16":
+        _check(lambda a: dnnl.convert(a, "abcd", "bf16", scales=scales, axis=axis), view,
+               label)
+    else:
+        _check(lambda a: dnnl.quantize(a, scales, axis=axis, dtype=dtype), view, label)
+        q = dnnl.quantize(np.ascontiguousarray(view), 0.5, dtype=dtype)
+        qv = np.repeat(q, 2, axis=1)[:, ::2]
+        _check(lambda a: dnnl.dequantize(a, 0.5, 3), qv, label + " dequantized")

@@ -13,13 +13,10 @@
    rest with the scalar encoders. SSE2 is the baseline of x86-64; AVX2 builds
    (x86-64-v3, and v4, whose CPUs run it as well) use 256-bit vectors.
 
-   These loops stream from memory: the source is prefetched Q_AHEAD floats
-   ahead (the hardware prefetcher alone leaves DRAM bandwidth unused), into
+   These loops stream from memory: the source is prefetched ahead (the
+   hardware prefetcher alone leaves DRAM bandwidth unused; q_prefetch), into
    the next run near a run's end (a strided view's runs are apart: what
-   follows a run in memory is not read), into L2 (T1): measured on Zen 5,
-   every other channel of 32x128x56x56 f32 took 1.8x the contiguous call
-   with T0 prefetches 4 KB ahead, 1.1-1.3x with T1 ones 8 KB ahead, which
-   leave the contiguous call as it was; and
+   follows a run in memory is not read), and
    with ``nt`` the stores bypass the caches (no read for ownership of lines
    about to be overwritten whole; the caller asks for it only when the tensors
    are too large to stay in cache anyway). Non-temporal stores need aligned
@@ -71,22 +68,36 @@
 
 #if defined(QW)
 #ifndef Q_AHEAD
-#define Q_AHEAD 2048
+#define Q_AHEAD 1024
 #endif
 
-/* Where to prefetch for the step at element j of a run of n at x: Q_AHEAD
-   further along the run, or past its end as far into the next run (``next``,
-   NULL when unknown or none: a strided view's runs are apart, and what
-   follows a run in memory is a gap, not the next run); NULL: nothing. */
-DNNL_PY_INLINE const float *q_ahead(const float *x, long long j, long long n,
-                                    const float *next) {
-    long long k = j + Q_AHEAD;
+/* The source is prefetched ahead of the loads. A dense run (its chunks
+   adjacent) straight on, Q_AHEAD floats ahead into L1. A strided view's
+   runs are apart in memory (``far``): what follows a run is a gap, not the
+   next run, so past a run's end the prefetches go as far into the next one
+   (``next``, NULL when there is none), twice as far ahead and into L2.
+   Measured on Zen 5: every other channel of 32x128x56x56 f32 took 1.8x the
+   contiguous call with the former, 1.1-1.3x with the latter, which costs a
+   dense run 10%. ``q_far_ahead``: where the step at element j of a run of n
+   at x prefetches (NULL: nothing). */
+DNNL_PY_INLINE const float *q_far_ahead(const float *x, long long j, long long n,
+                                        const float *next) {
+    long long k = j + 2 * Q_AHEAD;
     return k < n ? x + k : next ? next + (k - n) : 0;
 }
 
-DNNL_PY_INLINE void q_prefetch(const float *at) {
-    if (at)
-        _mm_prefetch((const char *)at, _MM_HINT_T1);
+/* The prefetch of a step at x: ``pf`` (from q_far_ahead) when far. */
+DNNL_PY_INLINE void q_prefetch(const float *x, const float *pf, int far) {
+    if (!far)
+        _mm_prefetch((const char *)(x + Q_AHEAD), _MM_HINT_T0);
+    else if (pf)
+        _mm_prefetch((const char *)pf, _MM_HINT_T1);
+}
+
+/* Orders the streaming stores before what follows (once per plan run on
+   one thread: a fence per run stalled the next run's first stores). */
+static inline void dnnl_py_sfence(void) {
+    _mm_sfence();
 }
 
 DNNL_PY_INLINE void q_store(void *d, QI v, int nt) {
@@ -161,12 +172,12 @@ DNNL_PY_INLINE void q_store_bytes(uint8_t *d, QI i0, QI i1, QI i2, QI i3, int u8
 #endif
 }
 
-DNNL_PY_INLINE void q_i8_step(const float *x, uint8_t *d, const float *pf, QV va, QV vd,
-                               QV vz, QV lo, QV hi, int nt, int mul, int div, int swap,
-                               int u8) {
+DNNL_PY_INLINE void q_i8_step(const float *x, uint8_t *d, const float *pf, int far, QV va,
+                               QV vd, QV vz, QV lo, QV hi, int nt, int mul, int div,
+                               int swap, int u8) {
     QI i[4];
     for (int k = 0; k < 4 * QW; k += 16)    /* one per 64-byte line */
-        q_prefetch(pf ? pf + k : 0);
+        q_prefetch(x + k, pf ? pf + k : 0, far);
     for (int k = 0; k < 4; ++k) {
         QV t = q_affine(x + k * QW, va, vd, vz, mul, div, swap);
         /* NaN -> +0 (maxps returns its second operand on NaN, which does
@@ -179,32 +190,32 @@ DNNL_PY_INLINE void q_i8_step(const float *x, uint8_t *d, const float *pf, QV va
 }
 
 DNNL_PY_INLINE long long q_i8_body(const float *x, uint8_t *d, long long n,
-                                   const float *next, float a,
-                                   float dv, float z, int nt, int mul, int div, int swap,
-                                   int u8) {
+                                   const float *next, float a, float dv, float z, int nt,
+                                   int mul, int div, int swap, int far, int u8) {
     const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
     const QV lo = q_set1(u8 ? 0.0f : -128.0f), hi = q_set1(u8 ? 255.0f : 127.0f);
     long long j = q_head(d, n, 1, 4 * QW, &nt);
     if (j)
-        q_i8_step(x, d, q_ahead(x, 0, n, next), va, vd, vz, lo, hi, 0, mul, div, swap, u8);
+        q_i8_step(x, d, far ? q_far_ahead(x, 0, n, next) : 0, far, va, vd, vz, lo, hi, 0,
+                  mul, div, swap, u8);
     for (; j + 4 * QW <= n; j += 4 * QW)
-        q_i8_step(x + j, d + j, q_ahead(x, j, n, next), va, vd, vz, lo, hi, nt, mul, div,
-                  swap, u8);
+        q_i8_step(x + j, d + j, far ? q_far_ahead(x, j, n, next) : 0, far, va, vd, vz, lo,
+                  hi, nt, mul, div, swap, u8);
     if (j < n && n >= 4 * QW) {
         /* the tail by one ordinary step ending at n, as the head: the
            overlap is converted twice, to the same bytes (a short run, a
            crop's row, would otherwise be left to the scalar loop) */
-        q_i8_step(x + n - 4 * QW, d + n - 4 * QW, 0, va, vd, vz, lo, hi, 0, mul, div, swap,
-                  u8);
+        q_i8_step(x + n - 4 * QW, d + n - 4 * QW, 0, far, va, vd, vz, lo, hi, 0, mul, div,
+                  swap, u8);
         j = n;
     }
     return j;
 }
 
-#define Q_S8(x, d, n, next, a, dv, z, nt, mul, div, swap) \
-    q_i8_body(x, d, n, next, a, dv, z, nt, mul, div, swap, 0)
-#define Q_U8(x, d, n, next, a, dv, z, nt, mul, div, swap) \
-    q_i8_body(x, d, n, next, a, dv, z, nt, mul, div, swap, 1)
+#define Q_S8(x, d, n, next, a, dv, z, nt, mul, div, swap, far) \
+    q_i8_body(x, d, n, next, a, dv, z, nt, mul, div, swap, far, 0)
+#define Q_U8(x, d, n, next, a, dv, z, nt, mul, div, swap, far) \
+    q_i8_body(x, d, n, next, a, dv, z, nt, mul, div, swap, far, 1)
 
 /* bf16 of QW values: RNE on the bit pattern, NaN -> high half | 0x40 (the
    quiet bit set, no rounding), each as its sign-extended high half so that
@@ -239,14 +250,15 @@ DNNL_PY_INLINE void q_bf16_step(const float *x, uint16_t *d, QV va, QV vd, QV vz
 }
 
 DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n,
-                                     const float *next, float a,
-                                     float dv, float z, int nt, int mul, int div, int swap) {
+                                     const float *next, float a, float dv, float z, int nt,
+                                     int mul, int div, int swap, int far) {
     const QV va = q_set1(a), vd = q_set1(dv), vz = q_set1(z);
     long long j = q_head(d, n, 2, 2 * QW, &nt);
     if (j)
         q_bf16_step(x, d, va, vd, vz, 0, mul, div, swap);
     for (; j + 2 * QW <= n; j += 2 * QW) {
-        q_prefetch(q_ahead(x, j, n, next));  /* one per 64-byte line at AVX2, two at SSE2 */
+        /* a line per step at AVX2, two at SSE2 */
+        q_prefetch(x + j, far ? q_far_ahead(x, j, n, next) : 0, far);
         q_bf16_step(x + j, d + j, va, vd, vz, nt, mul, div, swap);
     }
     if (j < n && n >= 2 * QW) {     /* the tail as in q_i8_body */
@@ -255,39 +267,64 @@ DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n,
     }
     return j;
 }
+#else
+static inline void dnnl_py_sfence(void) {
+}
 #endif
 
 /* The entry points: elements converted (a prefix of the run); ``nt``:
-   non-temporal stores (fenced before returning); ``swap``: the source is in
-   the other byte order; ``next``: where the run after this one starts (its
-   source is prefetched as this one ends), or NULL. Which operations run is
+   non-temporal stores (the caller fences them: dnnl_py_sfence); the
+   ``_views`` ones with ``swap``: the source is in the other byte order; ``next``: where the run
+   after this one starts (its source is prefetched as this one ends), or
+   NULL; ``far``: the source's runs are apart in memory (q_prefetch). Which operations run is
    decided once per run, each loop specialised. */
 #if defined(QW)
-#define Q_BODY(body, swap)                                                      \
-    if (mul && div) done = body(x, d, n, next, a, dv, z, nt, 1, 1, swap);             \
-    else if (mul) done = body(x, d, n, next, a, dv, z, nt, 1, 0, swap);               \
-    else if (div) done = body(x, d, n, next, a, dv, z, nt, 0, 1, swap);               \
-    else done = body(x, d, n, next, a, dv, z, nt, 0, 0, swap);
+#define Q_BODY(body, swap, far)                                                 \
+    if (mul && div) done = body(x, d, n, next, a, dv, z, nt, 1, 1, swap, far);  \
+    else if (mul) done = body(x, d, n, next, a, dv, z, nt, 1, 0, swap, far);    \
+    else if (div) done = body(x, d, n, next, a, dv, z, nt, 0, 1, swap, far);    \
+    else done = body(x, d, n, next, a, dv, z, nt, 0, 0, swap, far);
+/* a dense source in this machine's order: the loops alone, inlined into the
+   caller (called, with the views' loops beside them, the call's prologue
+   after the last run's sfence cost a dense quantization 10%) */
 #define Q_ENTRY(name, T, body)                                                  \
+    DNNL_PY_INLINE long long name(const float *x, T *d, long long n, float a,   \
+                                  float dv, float z, int nt) {                  \
+        long long done;                                                         \
+        const float *next = 0;                                                  \
+        int mul = a != 1.0f, div = dv != 1.0f;                                  \
+        Q_BODY(body, 0, 0)                                                      \
+        return done;                                                            \
+    }
+/* a strided view (``far``) or the other byte order (``swap``) */
+#define Q_ENTRY_VIEWS(name, T, body)                                            \
     static long long name(const float *x, T *d, long long n, const float *next, \
-                          float a, float dv, float z, int nt, int swap) {       \
+                          int far, float a, float dv, float z, int nt,          \
+                          int swap) {                                           \
         long long done;                                                         \
         int mul = a != 1.0f, div = dv != 1.0f;                                  \
-        if (swap) {                                                             \
-            Q_BODY(body, 1)                                                     \
+        if (swap && far) {                                                      \
+            Q_BODY(body, 1, 1)                                                  \
+        } else if (swap) {                                                      \
+            Q_BODY(body, 1, 0)                                                  \
         } else {                                                                \
-            Q_BODY(body, 0)                                                     \
+            Q_BODY(body, 0, 1)                                                  \
         }                                                                       \
-        if (nt)                                                                 \
-            _mm_sfence();                                                       \
         return done;                                                            \
     }
 #else
 #define Q_ENTRY(name, T, body)                                                  \
-    static long long name(const float *x, T *d, long long n, const float *next, \
-                          float a, float dv, float z, int nt, int swap) {       \
+    static long long name(const float *x, T *d, long long n, float a, float dv, \
+                          float z, int nt) {                                    \
         (void)x, (void)d, (void)n, (void)a, (void)dv, (void)z, (void)nt;        \
-        (void)swap, (void)next;                                                 \
+        return 0;                                                               \
+    }
+#define Q_ENTRY_VIEWS(name, T, body)                                            \
+    static long long name(const float *x, T *d, long long n, const float *next, \
+                          int far, float a, float dv, float z, int nt,          \
+                          int swap) {                                           \
+        (void)x, (void)d, (void)n, (void)a, (void)dv, (void)z, (void)nt;        \
+        (void)swap, (void)next, (void)far;                                      \
         return 0;                                                               \
     }
 #endif
@@ -295,5 +332,8 @@ DNNL_PY_INLINE long long q_bf16_body(const float *x, uint16_t *d, long long n,
 Q_ENTRY(dnnl_py_f32_s8, uint8_t, Q_S8)
 Q_ENTRY(dnnl_py_f32_u8, uint8_t, Q_U8)
 Q_ENTRY(dnnl_py_f32_bf16, uint16_t, q_bf16_body)
+Q_ENTRY_VIEWS(dnnl_py_f32_s8_views, uint8_t, Q_S8)
+Q_ENTRY_VIEWS(dnnl_py_f32_u8_views, uint8_t, Q_U8)
+Q_ENTRY_VIEWS(dnnl_py_f32_bf16_views, uint16_t, q_bf16_body)
 
 #endif

@@ -163,6 +163,18 @@ static void dnnl_py_swap_table(const unsigned char *src, long long base,
                 dnnl_py_bswap16(((const unsigned short *)src)[base + table[j]]);
 }
 
+/* Ask for the first ``bytes`` of the run at ``p`` (into L2): the next run of
+   a loop whose own loads the hardware prefetcher would not reach in time (a
+   strided view's runs are apart). */
+static void dnnl_py_prefetch_run(const void *p, long long bytes) {
+    for (long long k = 0; k < bytes; k += 64)
+#if defined(__GNUC__)
+        __builtin_prefetch((const char *)p + k, 0, 2);
+#else
+        (void)p;
+#endif
+}
+
 /* Reverse the bytes of ``rows`` rows of ``n`` 4-byte elements, ``stride``
    elements apart, in place (a transposed tile of a swapped source: moving
    bits commutes with swapping them). */
