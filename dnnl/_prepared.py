@@ -228,6 +228,7 @@ class PreparedReorder:
 # Heads the keys of torch tensors' calls: their shapes, strides (in elements)
 # and dtypes are torch's own, read without making a numpy view.
 TENSOR = object()
+_TENSOR_TYPE = [None]
 
 
 def tensor_call(x, parts):
@@ -236,9 +237,13 @@ def tensor_call(x, parts):
     inline (a small call on a tensor would otherwise cost twice the numpy
     one). The tensors :func:`dnnl._inputs.tensor_meta` refuses are refused
     here alike."""
-    torch = sys.modules.get("torch")
-    if torch is None or type(x) is not torch.Tensor or not x.is_cpu or x.requires_grad \
-            or x.is_neg():
+    tensor = _TENSOR_TYPE[0]
+    if tensor is None:      # torch's Tensor, once torch is loaded (never imported here)
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return None
+        tensor = _TENSOR_TYPE[0] = torch.Tensor
+    if type(x) is not tensor or not x.is_cpu or x.requires_grad or x.is_neg():
         return None
     address = x.data_ptr()
     if address & 7:
