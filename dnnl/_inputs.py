@@ -7,7 +7,9 @@ batches, memory maps, unaligned buffers, PyTorch views. The kernels read
 native-order elements at element-aligned addresses through a oneDNN
 descriptor. This module decides, once per call definition, whether an array
 is that already (a dense permutation, or strides a oneDNN descriptor can
-hold) or needs one copy into a C-contiguous native-order array, and turns
+hold), is that but for its byte order (the reorder kernels swap as they
+load: :func:`swap_readable`), or needs one copy into a C-contiguous
+native-order array, and turns
 array-likes (lists, scalars, tensors) into numpy arrays. Everything below it
 sees only what the kernels handle; the property that guards it
 (tests/test_array_views.py) is ``f(view) == f(np.ascontiguousarray(view))``

@@ -5,8 +5,11 @@ not by their values: the first call with a given definition checks it
 completely and makes the primitive; the next ones find that prepared call
 by a key of those properties, allocate the result and run the primitive's
 plan on the buffers' addresses. Any array is prepared: one the kernels
-read as it is (dnnl._inputs.copy_dtype is None) runs directly, any other
-through :class:`CopyFirst`, which copies it once first. The strides and
+read as it is (dnnl._inputs.copy_dtype is None) runs directly, one of the
+other byte order whose strides a descriptor holds too, its reorder's plan
+reversing each element's bytes as it loads it (``swapped()``;
+dnnl._inputs.swap_readable), any other through :class:`CopyFirst`, which
+copies it once first. The strides and
 dtype (byte order included) in a key stand for that decision; only the
 data's alignment is not in the key, so a direct call checks it
 (:func:`aligned_copy`). A torch tensor's key is torch's own shape, strides

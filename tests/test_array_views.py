@@ -579,3 +579,15 @@ def test_strided_views_long_runs(case, dtype, axis):
         q = dnnl.quantize(np.ascontiguousarray(view), 0.5, dtype=dtype)
         qv = np.repeat(q, 2, axis=1)[:, ::2]
         _check(lambda a: dnnl.dequantize(a, 0.5, 3), qv, label + " dequantized")
+
+
+@pytest.mark.parametrize("order", ["=", ">"])
+def test_peeled_plans_take_a_scale_number(order):
+    # 4100 channels into nChw16c: the plan runs the whole blocks and the rest
+    # as two plans (reorder_plan.Plans), which the per-tensor scale given as a
+    # number reaches too (it raised AttributeError before), in either byte order
+    x = (np.random.default_rng(9).standard_normal((1, 4100, 1, 3)) * 90).astype(np.float32)
+    got = np.asarray(dnnl.convert(x.astype(np.dtype(np.float32).newbyteorder(order)),
+                                  "nChw16c", "s8", scales=0.5))
+    want = np.clip(np.rint(x / np.float32(0.5)), -128, 127).astype(np.int8)
+    assert np.array_equal(got, want)
