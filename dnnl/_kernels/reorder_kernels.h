@@ -71,7 +71,7 @@ static void dnnl_py_transpose32(const unsigned int *src, long long ss,
    machine) is read through these: each run's elements swapped into a buffer
    in L1 first, so the kernels after them read this machine's order and the
    data crosses memory once, as a native source does. */
-#define DNNL_PY_SWAP_AHEAD 4096     /* bytes prefetched ahead on a contiguous run */
+#define DNNL_PY_SWAP_AHEAD 16384    /* bytes prefetched ahead on a contiguous run */
 #if defined(__GNUC__)
 #define dnnl_py_bswap16 __builtin_bswap16
 #define dnnl_py_bswap32 __builtin_bswap32
