@@ -591,3 +591,18 @@ def test_peeled_plans_take_a_scale_number(order):
                                   "nChw16c", "s8", scales=0.5))
     want = np.clip(np.rint(x / np.float32(0.5)), -128, 127).astype(np.int8)
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("order", ["=", ">"])
+def test_strided_view_large_enough_to_stream(order):
+    # a view of 5M floats streams from memory: its runs prefetch the next
+    # run past the gap (in either byte order), the bytes the same
+    base = (np.random.default_rng(11).standard_normal((8, 128, 100, 100)) * 90).astype(
+        np.dtype(np.float32).newbyteorder(order))
+    view = base[:, ::2]
+    plain = np.ascontiguousarray(view.astype(np.float32))
+    for dtype in ("s8", "u8"):
+        assert np.array_equal(dnnl.quantize(view, 0.75, 3, dtype=dtype),
+                              dnnl.quantize(plain, 0.75, 3, dtype=dtype))
+    assert np.array_equal(dnnl.convert(view, "abcd", "bf16", scales=0.5).array.view(np.uint16),
+                          dnnl.convert(plain, "abcd", "bf16", scales=0.5).array.view(np.uint16))
