@@ -7,7 +7,9 @@ batches, memory maps, unaligned buffers, PyTorch views. The kernels read
 native-order elements at element-aligned addresses through a oneDNN
 descriptor. This module decides, once per call definition, whether an array
 is that already (a dense permutation, or strides a oneDNN descriptor can
-hold) or needs one copy into a C-contiguous native-order array, and turns
+hold), is that but for its byte order (the reorder kernels swap as they
+load: :func:`swap_readable`), or needs one copy into a C-contiguous
+native-order array, and turns
 array-likes (lists, scalars, tensors) into numpy arrays. Everything below it
 sees only what the kernels handle; the property that guards it
 (tests/test_array_views.py) is ``f(view) == f(np.ascontiguousarray(view))``
@@ -167,6 +169,16 @@ def copy_dtype(a, wide_to_f32=False):
     if a.flags.c_contiguous or describable(a.shape, a.strides, dtype.itemsize):
         return None
     return want
+
+
+def swap_readable(a, copy):
+    """Whether the kernels can read ``a`` where it is, reversing each
+    element's bytes as they load it, instead of copying it (``copy``, the
+    answer of :func:`copy_dtype`): the copy would only make a foreign byte
+    order native, for elements of 2 or 4 bytes, at strides a descriptor holds."""
+    return (copy is not None and copy != a.dtype and copy == native(a.dtype)
+            and a.itemsize in (2, 4) and a.size > 0 and a.flags.aligned
+            and describable(a.shape, a.strides, a.itemsize))
 
 
 def refuse_for_memory(a):

@@ -5,24 +5,29 @@ not by their values: the first call with a given definition checks it
 completely and makes the primitive; the next ones find that prepared call
 by a key of those properties, allocate the result and run the primitive's
 plan on the buffers' addresses. Any array is prepared: one the kernels
-read as it is (dnnl._inputs.copy_dtype is None) runs directly, any other
-through :class:`CopyFirst`, which copies it once first. The strides and
+read as it is (dnnl._inputs.copy_dtype is None) runs directly, one of the
+other byte order whose strides a descriptor holds too, its reorder's plan
+reversing each element's bytes as it loads it (``swapped()``;
+dnnl._inputs.swap_readable), any other through :class:`CopyFirst`, which
+copies it once first. The strides and
 dtype (byte order included) in a key stand for that decision; only the
 data's alignment is not in the key, so a direct call checks it
 (:func:`aligned_copy`). A torch tensor's key is torch's own shape, strides
 and dtype: it runs at its address without a numpy view.
 """
 import sys
+from copy import copy as shallow_copy
 
 import numpy as np
 
+from dnnl import _dtypes
 from dnnl import verbose as _verbose
 from dnnl._args import short
 from dnnl._engine import stream
 from dnnl._enums import status
 from dnnl._error import out_of_memory
 from dnnl._inputs import (array_of, copy_dtype, dense_copy, layout_of_result, memory_order,
-                          tensor_meta)
+                          swap_readable, tensor_meta)
 from dnnl._interop import _ENGINE
 from dnnl._keys import remember
 from dnnl._kernels.offsets import data_address as _address
@@ -77,12 +82,13 @@ def too_large(shape, dtype):
                          "type %s" % (short(list(shape)), np.dtype(dtype)))
 
 
-def aligned_copy(a):
+def aligned_copy(a, dtype=None):
     """A copy of ``a`` with its strides (non-negative), at an address numpy
     aligns: for a direct call given data at an odd address, whose
-    descriptor holds those strides."""
+    descriptor holds those strides (of ``dtype``: ``a``'s values in this
+    machine's byte order)."""
     span = sum((n - 1) * s for n, s in zip(a.shape, a.strides)) + a.itemsize
-    b = np.ndarray(a.shape, a.dtype, np.empty(span, np.uint8), 0, a.strides)
+    b = np.ndarray(a.shape, dtype or a.dtype, np.empty(span, np.uint8), 0, a.strides)
     b[...] = a
     return b
 
@@ -114,6 +120,10 @@ class Widened:
     def run(self, *args, **address):
         return self.call.run(*args, **address).astype(np.float64)
 
+    def swapped(self):
+        call = self.call.swapped()
+        return None if call is None else Widened(call)
+
 
 class PreparedReorder:
     """One reorder of the array layer, made once: the primitive, its plan,
@@ -121,7 +131,7 @@ class PreparedReorder:
 
     __slots__ = ("prim", "plan", "stream", "src_md", "src_nbytes", "src_item", "dst_md",
                  "dst_nbytes", "out_shape", "out_axes", "out_dtype", "quant", "dims",
-                 "per_tensor", "dst_side")
+                 "per_tensor", "dst_side", "native")
 
     def __init__(self, a, dst_md, out_dtype, scales, zero_points, axis, out_shape=None,
                  out_axes=None):
@@ -143,6 +153,18 @@ class PreparedReorder:
         self.prim = reorder(pd)
         self.plan = self.prim.ready_plan()
         self.stream = stream(_ENGINE)
+        self.native = None
+
+    def swapped(self):
+        """This call on arrays of the other byte order (prepared on a native
+        view of one), its plan reversing each element's bytes as it reads
+        them; None when no plan runs it."""
+        if self.plan is None:
+            return None
+        call = shallow_copy(self)
+        call.plan = self.plan.swapped()
+        call.native = _dtypes.numpy_dtype(self.src_md.data_type)    # for _execute
+        return call
 
     def run(self, a, scales, zero_points, src=None):
         """Reorder ``a`` (an array of the call's definition, or a torch
@@ -196,6 +218,8 @@ class PreparedReorder:
             dst = memory_over(self.dst_md, _ENGINE, self.dst_nbytes, dst)
         if type(a) is not np.ndarray:
             a = array_of(a)     # a tensor: its numpy view
+        if self.native is not None:     # the other byte order: its values, copied
+            a = aligned_copy(a, self.native)
         args = {ARG_FROM: memory_over(self.src_md, _ENGINE, self.src_nbytes, a),
                 ARG_TO: dst}
         if self.quant is not None:
@@ -207,6 +231,7 @@ class PreparedReorder:
 # Heads the keys of torch tensors' calls: their shapes, strides (in elements)
 # and dtypes are torch's own, read without making a numpy view.
 TENSOR = object()
+_TENSOR_TYPE = [None]
 
 
 def tensor_call(x, parts):
@@ -215,9 +240,13 @@ def tensor_call(x, parts):
     inline (a small call on a tensor would otherwise cost twice the numpy
     one). The tensors :func:`dnnl._inputs.tensor_meta` refuses are refused
     here alike."""
-    torch = sys.modules.get("torch")
-    if torch is None or type(x) is not torch.Tensor or not x.is_cpu or x.requires_grad \
-            or x.is_neg():
+    tensor = _TENSOR_TYPE[0]
+    if tensor is None:      # torch's Tensor, once torch is loaded (never imported here)
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return None
+        tensor = _TENSOR_TYPE[0] = torch.Tensor
+    if type(x) is not tensor or not x.is_cpu or x.requires_grad or x.is_neg():
         return None
     address = x.data_ptr()
     if address & 7:
@@ -255,6 +284,11 @@ def run_prepared(x, parts, wide, make, args):
     if call is None:
         def prepare():
             copy = copy_dtype(x, wide)
+            if swap_readable(x, copy):      # read where it is, swapped as it loads
+                swapped = getattr(make(x.view(copy)), "swapped", None)
+                call = swapped and swapped()
+                if call is not None:
+                    return call
             call = make(x if copy is None else dense_copy(x, copy))
             return call if copy is None else CopyFirst(call, copy)
         call = prepared_call(key, prepare)

@@ -154,7 +154,7 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     else:
         hit = tensor_call(x, parts)
         if hit is not None:
-            return hit[0].run(x, scales, zero_points, src=hit[1])
+            return hit[0].run(x, scales, zero_points, hit[1])
         if isinstance(x, memory):
             return _convert_memory(x, tag, dtype, scales, zero_points, axis)
         if _dask.is_dask(x):
@@ -359,7 +359,7 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     else:
         hit = tensor_call(x, parts)
         if hit is not None:
-            return hit[0].run(x, scales, zero_points, src=hit[1])
+            return hit[0].run(x, scales, zero_points, hit[1])
         if _dask.is_dask(x):
             return _dask.reorder(function, x, scales, zero_points, axis, dtype)
         if isinstance(x, memory):
@@ -442,7 +442,7 @@ def _resampling_call(what, x, mode, layout, prepare):
     else:
         hit = tensor_call(x, parts)
         if hit is not None:
-            return hit[0].run(x, src=hit[1])
+            return hit[0].run(x, hit[1])
         if isinstance(x, memory):
             x = as_numpy(x)         # its logical values (dask: the callers')
     return run_prepared(x, parts, True, prepare, ())

@@ -457,3 +457,152 @@ def test_short_runs_of_every_length(dtype):
             assert np.array_equal(got.array.view(np.uint16),
                                   dnnl.convert(np.ascontiguousarray(crop), "abc",
                                                "bf16").array.view(np.uint16)), (n, start)
+
+
+# ------------------------------------------------------------------ the other byte order in place
+# A big-endian array the kernels read where it is (each element's bytes
+# reversed as it loads: no copy) must give the contiguous native call's bytes
+# on every path: the vector quantization loops (runs long enough for them,
+# and every tail length), the buffered swap before the generic conversion,
+# the bit copy, the transposing tile, per-channel scales, zero points.
+SWAP_FLOATS = [np.float32, np.float16] + ([ml_dtypes.bfloat16] if ml_dtypes else [])
+
+
+@st.composite
+def foreign_views(draw, kinds, orders=(">",)):
+    """(view, label): an array of byte order ``orders`` (big-endian unless
+    told) with runs of up to 150 elements, sliced (steps 1, 2, -1: a
+    negative one is copied instead; a step on an outer dim leaves gaps
+    between the kernels' runs) and maybe transposed."""
+    dtype = np.dtype(draw(st.sampled_from(kinds))).newbyteorder(draw(st.sampled_from(orders)))
+    shape = (draw(st.integers(1, 3)), draw(st.integers(1, 5)), draw(st.integers(1, 4)),
+             draw(st.integers(1, 150)))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 16)))
+    base = _values(rng, tuple(2 * n + 1 for n in shape), dtype.newbyteorder("=")).astype(
+        dtype)
+    index = []
+    for n in shape:
+        step = draw(st.sampled_from([1, 1, 2, -1]))
+        start = draw(st.integers(0, n)) if step > 0 else 2 * n
+        index.append(slice(start, start + step * n if start + step * n >= 0 else None, step))
+    view = base[tuple(index)]
+    label = "%s %s %s" % (dtype.str, shape, [(s.start, s.step) for s in index])
+    if draw(st.booleans()):
+        view = view.transpose(0, 2, 3, 1)
+        label += " nhwc"
+    return view, label
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(foreign_views(SWAP_FLOATS), st.sampled_from(["s8", "u8", "s32"]),
+       st.sampled_from([None, 1]), st.booleans())
+def test_quantize_other_byte_order_in_place(case, dtype, axis, zero_point):
+    view, label = case
+    scales = 0.25 if axis is None else np.linspace(0.1, 2, view.shape[1]).tolist()
+    zps = None if not zero_point else 3 if axis is None else list(range(view.shape[1]))
+    _check(lambda a: dnnl.quantize(a, scales, zps, axis=axis, dtype=dtype), view, label)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(foreign_views(SWAP_FLOATS + [np.int32]),
+       st.sampled_from(["abcd", "acdb", "aBcd16b", "dcba"]),
+       st.sampled_from([None, "f32", "bf16", "f16", "s8"]))
+def test_convert_other_byte_order_in_place(case, tag, dtype):
+    view, label = case
+    if dtype == "bf16" and ml_dtypes is None:
+        dtype = None
+    _check(lambda a: dnnl.convert(a, tag, dtype), view, label)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(foreign_views([np.int32]), st.sampled_from([np.float32, np.float64]))
+def test_dequantize_other_byte_order_in_place(case, dtype):
+    view, label = case
+    _check(lambda a: dnnl.dequantize(a, 0.5, 2, dtype=dtype), view, label)
+
+
+def test_other_byte_order_is_read_in_place():
+    # no copy is made: the prepared call reads the big-endian bytes where they
+    # are; through execute (verbose) it reads their values too
+    from dnnl import _prepared, verbose
+    x = (np.random.default_rng(5).standard_normal((2, 4, 8, 70)) * 40).astype(np.float32)
+    be = x.astype(">f4")[:, ::2]
+    want = dnnl.quantize(np.ascontiguousarray(x[:, ::2]), 0.5)
+    assert np.array_equal(dnnl.quantize(be, 0.5), want)
+    call = _prepared.calls[next(k for k in _prepared.calls if k[:3] == (
+        be.shape, be.strides, be.dtype))]
+    assert type(call) is _prepared.PreparedReorder     # not CopyFirst
+    lines = []
+    old_out, old_level = verbose.set_output(lines.append), verbose.get_verbose()
+    try:
+        verbose.set_verbose(1)
+        assert np.array_equal(dnnl.quantize(be, 0.5), want)
+        assert np.array_equal(np.asarray(dnnl.convert(be, "nhwc")), x[:, ::2])
+    finally:
+        verbose.set_verbose(old_level)
+        verbose.set_output(old_out)
+    assert sum(",exec," in line for line in lines) == 2
+
+
+def test_swapped_plan_reads_the_other_byte_order():
+    from dnnl._kernels.reorder_plan import build_plan
+    src = dnnl.memory.desc([4, 40], "f32", "ab")
+    dst = dnnl.memory.desc([4, 40], "f32", "ba")
+    plan = build_plan(src, dst, [None] * 4, False)
+    x = np.arange(160, dtype=np.float32).reshape(4, 40) - 80.5
+    be = x.astype(">f4")
+    out = np.empty((40, 4), np.float32)
+    plan.swapped().run(be.ctypes.data, out.ctypes.data)
+    assert np.array_equal(out, x.T)
+    with pytest.raises(ValueError, match="byte order"):
+        build_plan(dnnl.memory.desc([4], "s8", "a"), dnnl.memory.desc([4], "s8", "a"),
+                   [None] * 4, False).swapped()
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(foreign_views([np.float32], ("=", ">")), st.sampled_from(["s8", "u8", "bf16"]),
+       st.sampled_from([None, 1]))
+def test_strided_views_long_runs(case, dtype, axis):
+    # runs apart in memory (a strided view) take the loops that prefetch the
+    # next run instead of the gap: the bytes of the contiguous call
+    view, label = case
+    scales = 0.25 if axis is None else np.linspace(0.1, 2, view.shape[1]).tolist()
+    if dtype == "bf16":
+        _check(lambda a: dnnl.convert(a, "abcd", "bf16", scales=scales, axis=axis), view,
+               label)
+    else:
+        _check(lambda a: dnnl.quantize(a, scales, axis=axis, dtype=dtype), view, label)
+        q = dnnl.quantize(np.ascontiguousarray(view), 0.5, dtype=dtype)
+        qv = np.repeat(q, 2, axis=1)[:, ::2]
+        _check(lambda a: dnnl.dequantize(a, 0.5, 3), qv, label + " dequantized")
+
+
+@pytest.mark.parametrize("order", ["=", ">"])
+def test_peeled_plans_take_a_scale_number(order):
+    # 4100 channels into nChw16c: the plan runs the whole blocks and the rest
+    # as two plans (reorder_plan.Plans), which the per-tensor scale given as a
+    # number reaches too (it raised AttributeError before), in either byte order
+    x = (np.random.default_rng(9).standard_normal((1, 4100, 1, 3)) * 90).astype(np.float32)
+    got = np.asarray(dnnl.convert(x.astype(np.dtype(np.float32).newbyteorder(order)),
+                                  "nChw16c", "s8", scales=0.5))
+    want = np.clip(np.rint(x / np.float32(0.5)), -128, 127).astype(np.int8)
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("order", ["=", ">"])
+def test_strided_view_large_enough_to_stream(order):
+    # a view of 5M floats streams from memory: its runs prefetch the next
+    # run past the gap (in either byte order), the bytes the same
+    base = (np.random.default_rng(11).standard_normal((8, 128, 100, 100)) * 90).astype(
+        np.dtype(np.float32).newbyteorder(order))
+    view = base[:, ::2]
+    plain = np.ascontiguousarray(view.astype(np.float32))
+    for dtype in ("s8", "u8"):
+        assert np.array_equal(dnnl.quantize(view, 0.75, 3, dtype=dtype),
+                              dnnl.quantize(plain, 0.75, 3, dtype=dtype))
+    assert np.array_equal(dnnl.convert(view, "abcd", "bf16", scales=0.5).array.view(np.uint16),
+                          dnnl.convert(plain, "abcd", "bf16", scales=0.5).array.view(np.uint16))

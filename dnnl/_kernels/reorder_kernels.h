@@ -1,6 +1,7 @@
 /* C helpers of the reorder kernels (dnnl/_kernels/reorder.pyx). */
 #ifndef DNNL_PY_REORDER_KERNELS_H
 #define DNNL_PY_REORDER_KERNELS_H
+#include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -64,6 +65,124 @@ static void dnnl_py_transpose32(const unsigned int *src, long long ss,
     for (; a < na; ++a)
         for (b = 0; b < nb; ++b)
             dst[a * ds + b] = src[a + b * ss];
+}
+
+/* A source in the other byte order (a big-endian array on a little-endian
+   machine) is read through these: each run's elements swapped into a buffer
+   in L1 first, so the kernels after them read this machine's order and the
+   data crosses memory once, as a native source does. */
+#define DNNL_PY_SWAP_AHEAD 16384    /* bytes prefetched ahead on a contiguous run */
+#if defined(__GNUC__)
+#define dnnl_py_bswap16 __builtin_bswap16
+#define dnnl_py_bswap32 __builtin_bswap32
+#define dnnl_py_prefetch(p) __builtin_prefetch(p)
+#else
+static inline unsigned short dnnl_py_bswap16(unsigned short v) {
+    return (unsigned short)((v >> 8) | (v << 8));
+}
+static inline unsigned int dnnl_py_bswap32(unsigned int v) {
+    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+#define dnnl_py_prefetch(p) ((void)(p))
+#endif
+
+/* Reverse the bytes of 16 elements of 4 bytes (32 of 2) at s into b: one
+   64-byte line, in vectors (pshufb with SSSE3, shifts with SSE2 alone). */
+#if defined(__AVX2__)
+#include <immintrin.h>
+static inline void dnnl_py_swap_line(const unsigned char *s, unsigned char *b, int esize) {
+    const __m256i m4 = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+                                        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+    const __m256i m2 = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+                                        1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    const __m256i m = esize == 4 ? m4 : m2;
+    for (int k = 0; k < 64; k += 32)
+        _mm256_storeu_si256((__m256i *)(b + k), _mm256_shuffle_epi8(
+            _mm256_loadu_si256((const __m256i *)(s + k)), m));
+}
+#elif defined(__SSE2__)
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#endif
+static inline void dnnl_py_swap_line(const unsigned char *s, unsigned char *b, int esize) {
+    for (int k = 0; k < 64; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + k));
+#if defined(__SSSE3__)
+        v = _mm_shuffle_epi8(v, esize == 4
+            ? _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)
+            : _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+#else
+        v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));  /* bytes in halves */
+        if (esize == 4)                                                /* then the halves */
+            v = _mm_or_si128(_mm_slli_epi32(v, 16), _mm_srli_epi32(v, 16));
+#endif
+        _mm_storeu_si128((__m128i *)(b + k), v);
+    }
+}
+#else
+static inline void dnnl_py_swap_line(const unsigned char *s, unsigned char *b, int esize) {
+    for (int k = 0; k < 64; k += esize)
+        for (int i = 0; i < esize; ++i)
+            b[k + i] = s[k + esize - 1 - i];
+}
+#endif
+
+/* buf[j] = element j * step of src (esize 2 or 4 bytes), its bytes reversed,
+   for j < n; a contiguous run a cache line at a time, the source prefetched
+   ahead (the swap is what streams from memory here). */
+static void dnnl_py_swap_run(const unsigned char *src, long long step, void *buf,
+                             long long n, int esize) {
+    long long j = 0, per_line = 64 / esize;
+    if (step == 1)
+        for (; j + per_line <= n; j += per_line) {
+            dnnl_py_prefetch(src + j * esize + DNNL_PY_SWAP_AHEAD);
+            dnnl_py_swap_line(src + j * esize, (unsigned char *)buf + j * esize, esize);
+        }
+    if (esize == 4)
+        for (; j < n; ++j)
+            ((unsigned int *)buf)[j] =
+                dnnl_py_bswap32(((const unsigned int *)src)[j * step]);
+    else
+        for (; j < n; ++j)
+            ((unsigned short *)buf)[j] =
+                dnnl_py_bswap16(((const unsigned short *)src)[j * step]);
+}
+
+/* buf[j] = element base + table[j] of src, its bytes reversed (j < n). */
+static void dnnl_py_swap_table(const unsigned char *src, long long base,
+                               const int64_t *table, void *buf, long long n,
+                               int esize) {
+    long long j;
+    if (esize == 4)
+        for (j = 0; j < n; ++j)
+            ((unsigned int *)buf)[j] =
+                dnnl_py_bswap32(((const unsigned int *)src)[base + table[j]]);
+    else
+        for (j = 0; j < n; ++j)
+            ((unsigned short *)buf)[j] =
+                dnnl_py_bswap16(((const unsigned short *)src)[base + table[j]]);
+}
+
+/* Ask for the first ``bytes`` of the run at ``p`` (into L2): the next run of
+   a loop whose own loads the hardware prefetcher would not reach in time (a
+   strided view's runs are apart). */
+static void dnnl_py_prefetch_run(const void *p, long long bytes) {
+    for (long long k = 0; k < bytes; k += 64)
+#if defined(__GNUC__)
+        __builtin_prefetch((const char *)p + k, 0, 2);
+#else
+        (void)p;
+#endif
+}
+
+/* Reverse the bytes of ``rows`` rows of ``n`` 4-byte elements, ``stride``
+   elements apart, in place (a transposed tile of a swapped source: moving
+   bits commutes with swapping them). */
+static void dnnl_py_swap_rows32(unsigned int *d, long long stride, long long rows,
+                                long long n) {
+    for (long long r = 0; r < rows; ++r, d += stride)
+        for (long long j = 0; j < n; ++j)
+            d[j] = dnnl_py_bswap32(d[j]);
 }
 
 #endif

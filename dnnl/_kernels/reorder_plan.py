@@ -169,6 +169,14 @@ class Plans:
         for p in self.plans:
             p.run(*args)
 
+    def run_values(self, *args):
+        for p in self.plans:
+            p.run_values(*args)
+
+    def swapped(self):
+        """These plans reading their source in the other byte order."""
+        return Plans([p.swapped() for p in self.plans])
+
 
 def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
     """The plan of the block ``ranges`` (``[(lo, hi)]`` per dim) of a reorder."""
