@@ -23,9 +23,19 @@ cdef extern from "Python.h":
     object PyDescr_NewMember(_TypeWithDict*, PyMemberDef*)
     void PyType_Modified(_TypeWithDict*)
 
-cdef extern from "structmember.h":
-    enum: T_OBJECT_EX
-    enum: READONLY
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX >= 0x030C0000    /* the names Python.h has from 3.12 */
+    #define DNNL_PY_T_OBJECT_EX Py_T_OBJECT_EX
+    #define DNNL_PY_READONLY Py_READONLY
+    #else
+    #include <structmember.h>
+    #define DNNL_PY_T_OBJECT_EX T_OBJECT_EX
+    #define DNNL_PY_READONLY READONLY
+    #endif
+    """
+    enum: DNNL_PY_T_OBJECT_EX
+    enum: DNNL_PY_READONLY
 
 
 cdef inline expose_fields(type cls, object probe, tuple names, tuple sentinels):
@@ -49,9 +59,9 @@ cdef inline expose_fields(type cls, object probe, tuple names, tuple sentinels):
         if found < 0:
             raise RuntimeError("field %s not found" % names[k])
         defs[k].name = PyUnicode_AsUTF8(names[k])     # the names tuple lives on
-        defs[k].type = T_OBJECT_EX
+        defs[k].type = DNNL_PY_T_OBJECT_EX
         defs[k].offset = found * sizeof(PyObject*)
-        defs[k].flags = READONLY
+        defs[k].flags = DNNL_PY_READONLY
         defs[k].doc = NULL
         (<dict>t.tp_dict)[names[k]] = PyDescr_NewMember(t, &defs[k])
     PyType_Modified(t)

@@ -551,7 +551,7 @@ def test_swapped_plan_reads_the_other_byte_order():
     from dnnl._kernels.reorder_plan import build_plan
     src = dnnl.memory.desc([4, 40], "f32", "ab")
     dst = dnnl.memory.desc([4, 40], "f32", "ba")
-    plan = build_plan(src, dst, [None] * 4, False)
+    plan = build_plan(src, dst, [None] * 4, False, parallel_min=1 << 62)
     x = np.arange(160, dtype=np.float32).reshape(4, 40) - 80.5
     be = x.astype(">f4")
     out = np.empty((40, 4), np.float32)
@@ -559,7 +559,7 @@ def test_swapped_plan_reads_the_other_byte_order():
     assert np.array_equal(out, x.T)
     with pytest.raises(ValueError, match="byte order"):
         build_plan(dnnl.memory.desc([4], "s8", "a"), dnnl.memory.desc([4], "s8", "a"),
-                   [None] * 4, False).swapped()
+                   [None] * 4, False, parallel_min=1 << 62).swapped()
 
 
 @settings(max_examples=150, deadline=None, derandomize=True,
