@@ -134,22 +134,13 @@ cdef class desc:
                  offset0=None, strides=None, inner_idxs=None):
         """A copy with the given fields changed (the transformations' step)."""
         cdef desc md = desc.__new__(desc)
-        md._set(self)
-        md._hash = md._token = None
-        if ndims is not None:
-            md.ndims = ndims
-        if dims is not None:
-            md.dims = dims
-        if padded_dims is not None:
-            md.padded_dims = padded_dims
-        if padded_offsets is not None:
-            md.padded_offsets = padded_offsets
-        if offset0 is not None:
-            md.offset0 = offset0
-        if strides is not None:
-            md.strides = strides
-        if inner_idxs is not None:
-            md.inner_idxs = inner_idxs
+        md._fill(self.ndims if ndims is None else ndims, self.dims if dims is None else dims,
+                 self.data_type,
+                 self.padded_dims if padded_dims is None else padded_dims,
+                 self.padded_offsets if padded_offsets is None else padded_offsets,
+                 self.offset0 if offset0 is None else offset0, self.format_kind,
+                 self.strides if strides is None else strides, self.inner_blks,
+                 self.inner_idxs if inner_idxs is None else inner_idxs, self.sparse)
         return md
 
     # -- derived properties ---------------------------------------------------
