@@ -78,6 +78,11 @@ def main():
             ts = BC.measure(fns, samples, 1 if args.quick else 3,
                             (0.5 if args.quick else 2.0) * 1e-3, big)
             med = {k: float(np.median(v)) for k, v in ts.items()}
+            if not row.peers:       # (PyTorch and OpenCV absent: nothing to compare)
+                print("%-14s %-15s %10s   (no peer installed)" % (
+                    op, size, BC.fmt(med["ours"])), flush=True)
+                del BC.SHAPES[key]
+                continue
             best = min(row.peers, key=med.get)
             r = np.array(ts["ours"]) / np.array(ts[best])
             q1, q2, q3 = (float(v) for v in np.percentile(r, [25, 50, 75]))
