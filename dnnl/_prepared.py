@@ -25,7 +25,7 @@ from dnnl import verbose as _verbose
 from dnnl._args import short
 from dnnl._engine import stream
 from dnnl._enums import status
-from dnnl._error import out_of_memory
+from dnnl._error import out_of_memory, unimplemented
 from dnnl._inputs import (array_of, copy_dtype, dense_copy, layout_of_result, memory_order,
                           swap_readable, tensor_meta)
 from dnnl._interop import _ENGINE
@@ -285,11 +285,23 @@ def run_prepared(x, parts, wide, make, args):
         def prepare():
             copy = copy_dtype(x, wide)
             if swap_readable(x, copy):      # read where it is, swapped as it loads
-                swapped = getattr(make(x.view(copy)), "swapped", None)
+                try:
+                    swapped = getattr(make(x.view(copy)), "swapped", None)
+                except unimplemented:       # a pair taken between dense layouts only
+                    swapped = None
                 call = swapped and swapped()
                 if call is not None:
                     return call
-            call = make(x if copy is None else dense_copy(x, copy))
+            try:
+                call = make(x if copy is None else dense_copy(x, copy))
+            except unimplemented:
+                # oneDNN converts some pairs (s32 -> bf16...) only between
+                # identical dense layouts: a strided view's values, copied
+                # dense, are such a source
+                if copy is not None:
+                    raise
+                copy = x.dtype
+                call = make(dense_copy(x, copy))
             return call if copy is None else CopyFirst(call, copy)
         call = prepared_call(key, prepare)
     if tensor is not None and tkey is not None and type(call) in DIRECT:
