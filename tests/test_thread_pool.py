@@ -148,6 +148,9 @@ def _child(q):
     q.put(np.array_equal(dnnl.convert(x, "nhwc").array, x.transpose(0, 2, 3, 1)))
 
 
+# Python 3.12+ warns that forking a process with threads may deadlock the
+# child: forking one whose pool workers exist is what this test is about
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_a_forked_child_runs_parallel_regions(pool_restored):
     """A child of fork() has none of the parent's workers; it starts its own."""
     x = np.ones((4, 64, 32, 32), np.float32)
