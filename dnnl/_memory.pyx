@@ -164,9 +164,7 @@ def memory_allocated(md, aengine, nbytes):
     if not nbytes:
         m._own(np.empty(0, np.uint8), DNNL_MEMORY_ALLOCATE)
         return m, 0
-    store = aligned_buffer(nbytes)
-    m._handle_obj, m._store, m._data, m._lazy = DNNL_MEMORY_ALLOCATE, store, None, True
-    m.writable, m.capacity, m.address = True, nbytes, <size_t>store.ptr
+    m._own_store(aligned_buffer(nbytes))
     return m, m.address
 
 
@@ -291,6 +289,13 @@ cdef class memory:
         self.writable = True
         self.capacity = data.size
         self.address = _offsets.data_address(data) if data.size else 0
+
+    cdef _own_store(self, aligned_buffer store):
+        """Buffer 0 is the library's own ``store``; its uint8 view is made when
+        first needed (:meth:`_raw`)."""
+        self._data, self._handle_obj, self._lazy, self._store = \
+            None, DNNL_MEMORY_ALLOCATE, True, store
+        self.writable, self.capacity, self.address = True, store.size, <size_t>store.ptr
 
     cdef _raw(self):
         """Buffer 0 as a uint8 array (None: there is none)."""
@@ -653,14 +658,15 @@ cdef class memory:
             a = x
             if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
                 # the usual case: its descriptor made once per shape and dtype
-                by_shape = _ARRAY_MDS.get(dtype_key(a))
+                dkey = dtype_key(a)
+                by_shape = _ARRAY_MDS.get(dkey)
                 shape = x.shape
                 made = None if by_shape is None else by_shape.get(shape)
                 if made is None:
                     _inputs.refuse_for_memory(x)
                     md = _interop.array_desc(x)
                     if by_shape is None or len(by_shape) >= 256:
-                        by_shape = _ARRAY_MDS[dtype_key(a)] = {}
+                        by_shape = _ARRAY_MDS[dkey] = {}
                     made = by_shape.setdefault(shape, (md, span_bytes(md)))
                 m = memory.__new__(memory, _BLANK)
                 m._over(made[0], _DEFAULT_ENGINE, made[1], a)
