@@ -205,7 +205,7 @@ def extensions():
     # choice, or hold types, not kernels
     mods = [("dnnl._constants", "dnnl/_constants.pyx"), ("dnnl._cpuid", "dnnl/_cpuid.pyx"),
             ("dnnl._desc", "dnnl/_desc.pyx"), ("dnnl._memory", "dnnl/_memory.pyx"),
-            ("dnnl._threads", "dnnl/_threads.pyx")]
+            ("dnnl._threads", "dnnl/_threads.pyx"), ("dnnl._front", "dnnl/_front.pyx")]
     kdir = os.path.join(HERE, "dnnl", "_kernels")
     # C headers the kernels include: an edit to one rebuilds them
     headers = sorted("dnnl/_kernels/" + fn for fn in os.listdir(kdir) if fn.endswith(".h"))

@@ -16,7 +16,8 @@ the buffer object itself stays inside.
 cimport cython
 cimport numpy as cnp
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
-from libc.stdlib cimport free
+from cpython.pyport cimport PY_SSIZE_T_MAX
+from libc.stdlib cimport free, malloc
 
 from dnnl._desc cimport desc
 from dnnl._fields cimport expose_fields
@@ -40,7 +41,8 @@ from dnnl._handles import check_ctypes_size as _check_ctypes_size, one_buffer
 
 DNNL_MEMORY_NONE = MACROS["DNNL_MEMORY_NONE"]
 DNNL_MEMORY_ALLOCATE = MACROS["DNNL_MEMORY_ALLOCATE"]
-_ALIGNMENT = 64
+cdef Py_ssize_t ALIGN = 64    # oneDNN's alignment of the buffers it allocates
+_ALIGNMENT = ALIGN
 
 
 def _aligned_bytes(nbytes):
@@ -50,10 +52,6 @@ def _aligned_bytes(nbytes):
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
 
 
-cdef extern from "stdlib.h":
-    int posix_memalign(void** memptr, size_t alignment, size_t size) nogil
-
-
 @cython.freelist(16)
 cdef class aligned_buffer:
     """A buffer of the library's own (``DNNL_MEMORY_ALLOCATE``): ``size``
@@ -61,18 +59,24 @@ cdef class aligned_buffer:
     sees it through the buffer protocol. One C allocation: what a new
     result costs a small array call."""
 
-    cdef void* ptr
+    cdef void* ptr              # 64-byte aligned, inside block
+    cdef void* block            # what malloc gave
     cdef readonly Py_ssize_t size
     cdef Py_ssize_t one
 
     def __cinit__(self, Py_ssize_t size):
-        if size < 0 or posix_memalign(&self.ptr, _ALIGNMENT, size if size else 1):
-            self.ptr = NULL
+        # malloc and round up rather than posix_memalign, which splits
+        # the block it takes and frees the head: twice the work of a
+        # small result's allocation, and fragments the heap
+        if size >= 0 and size <= PY_SSIZE_T_MAX - ALIGN:
+            self.block = malloc(size + ALIGN - 1 if size else ALIGN)
+        if self.block == NULL:
             raise error(status.out_of_memory, "cannot allocate %d bytes" % size)
+        self.ptr = <void*>((<size_t>self.block + ALIGN - 1) & ~<size_t>(ALIGN - 1))
         self.size, self.one = size, 1
 
     def __dealloc__(self):
-        free(self.ptr)
+        free(self.block)
 
     @property
     def address(self):

@@ -26,6 +26,7 @@ from dnnl._args import short
 from dnnl._engine import stream
 from dnnl._enums import status
 from dnnl._error import out_of_memory, unimplemented
+from dnnl._front import Front
 from dnnl._inputs import (array_of, copy_dtype, dense_copy, layout_of_result, memory_order,
                           swap_readable, tensor_meta)
 from dnnl._interop import _ENGINE
@@ -41,6 +42,10 @@ from_array = memory.from_array
 
 calls = {}      # call key -> prepared call (immutable, shared by threads)
 LIMIT = 512     # then forget them all: the next calls prepare again
+# where the array functions look first: a numpy array's call by the exact
+# objects of its definition, found in C (dnnl._front)
+front = Front()
+settings.watch(front.rekey)
 
 
 def prepared_call(key, prepare):
@@ -51,6 +56,22 @@ def prepared_call(key, prepare):
     call = calls.get(key)
     if call is None:
         call = remember(calls, key, prepare(), LIMIT)
+    return call
+
+
+def array_call(x, parts, options):
+    """The prepared call of the numpy array ``x`` for the options ``parts``,
+    from :data:`calls`, else None (none yet, or an option that cannot be
+    hashed: then :func:`run_prepared` prepares it). A call found is
+    remembered in :data:`front` under ``options``: ``(function, o1, ...,
+    o5)`` as the caller passed them."""
+    key = settings.key
+    try:
+        call = calls.get((x.shape, x.strides, x.dtype, key, parts))
+    except TypeError:
+        return None
+    if call is not None:
+        front.store(x, options, key, call)
     return call
 
 
@@ -271,15 +292,18 @@ def run_prepared(x, parts, wide, make, args):
     which every later call then makes too (:class:`CopyFirst`). A torch
     tensor finds its call by torch's own shape, strides and dtype and runs
     at its address; ``args`` follow the input in the run."""
+    # the key with the fpmath mode read from the environment (at the first
+    # call made): the same key as the next calls read
+    settings_key = settings.cache_key()
     tensor = tensor_meta(x) if type(x) is not np.ndarray else None
     if tensor is not None:
-        tkey = call_key(TENSOR, tensor[0], tensor[1], tensor[2], settings.key, parts)
+        tkey = call_key(TENSOR, tensor[0], tensor[1], tensor[2], settings_key, parts)
         call = calls.get(tkey) if tkey is not None else None
         if call is not None:
             return call.run(x, *args, src=tensor[3])
     if type(x) is not np.ndarray:
         x = array_of(x)
-    key = call_key(x.shape, x.strides, x.dtype, settings.key, parts)
+    key = call_key(x.shape, x.strides, x.dtype, settings_key, parts)
     call = calls.get(key) if key is not None else None
     if call is None:
         def prepare():

@@ -2,7 +2,10 @@
 # array functions' own stubs in arrays.pyi are what users see).
 from typing import Any
 
+from dnnl._front import Front
+
 calls: dict[Any, Any]
+front: Front
 LIMIT: int
 
 def __getattr__(name: str) -> Any: ...

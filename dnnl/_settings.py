@@ -52,12 +52,24 @@ class Settings:
                   "resampling_parallel_min": 1 << 14,
                   "default_fpmath_mode": None}  # None: not read from the environment yet
         object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_watchers", [])
         self._rekey()
 
     def _rekey(self):
         # kept current rather than made on demand: a prepared array call
         # reads it on every call (an attribute, not a method call)
-        object.__setattr__(self, "key", token(tuple(self._values.items())))
+        key = token(tuple(self._values.items()))
+        object.__setattr__(self, "key", key)
+        for watcher in self._watchers:
+            watcher(key)
+
+    def watch(self, callback):
+        """Call ``callback(key)`` with :attr:`key` now and whenever it
+        changes (under the writers' lock): for a table that keeps the key
+        in C rather than reading the attribute on every call."""
+        with self._lock:
+            self._watchers.append(callback)
+            callback(self.key)
 
     def add_switch(self, name, default):
         """A new switch (a primitive kind's), at ``default``; an existing

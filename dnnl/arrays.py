@@ -36,11 +36,10 @@ from dnnl._inputs import layout_of_result, memory_order
 from dnnl._interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._interop import as_numpy as _as_numpy
 from dnnl._memory import memory
-from dnnl._prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, calls,
-                            new_array, run_prepared, tensor_call)
+from dnnl._prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, array_call,
+                            front, new_array, run_prepared, tensor_call)
 from dnnl._quant_args import quant_attr, quant_memory, values_of
 from dnnl._reorder import reorder
-from dnnl._settings import settings
 
 from_array = memory.from_array
 
@@ -142,13 +141,13 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
     >>> np.asarray(q)[0, :3, 0, 0]
     array([  0,  24,  48], dtype=int8)
     """
-    parts = ("convert", tag, type(tag), dtype, type(dtype), scales is None,
-             zero_points is None, axis, type(axis))
+    call = front.find(x, convert, tag, dtype, scales is None, zero_points is None, axis)
+    if call is not None:
+        return call.run(x, scales, zero_points)
+    options = (convert, tag, dtype, scales is None, zero_points is None, axis)
+    parts = options + (type(tag), type(dtype), type(axis))
     if type(x) is np.ndarray:
-        try:
-            call = calls.get((x.shape, x.strides, x.dtype, settings.key, parts))
-        except TypeError:       # an unhashable option: prepared anew (run_prepared)
-            call = None
+        call = array_call(x, parts, options)
         if call is not None:
             return call.run(x, scales, zero_points)
     else:
@@ -159,7 +158,12 @@ def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
             return _convert_memory(x, tag, dtype, scales, zero_points, axis)
         if _dask.is_dask(x):
             return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
+    return _prepare_convert(x, tag, dtype, scales, zero_points, axis, parts)
 
+
+def _prepare_convert(x, tag, dtype, scales, zero_points, axis, parts):
+    """:func:`convert` of an array whose call is not prepared yet (a
+    function of its own: the closure's cells would cost every call)."""
     def make(a):
         _check_input(a)
         ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
@@ -347,13 +351,13 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
     """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
     array: checked and prepared once per definition."""
     function, rounds, check = op
-    parts = (function, dtype, type(dtype), scales is None, zero_points is None, axis,
-             type(axis))
+    call = front.find(x, function, dtype, scales is None, zero_points is None, axis, None)
+    if call is not None:
+        return call.run(x, scales, zero_points)
+    options = (function, dtype, scales is None, zero_points is None, axis, None)
+    parts = options + (type(dtype), type(axis))
     if type(x) is np.ndarray:
-        try:
-            call = calls.get((x.shape, x.strides, x.dtype, settings.key, parts))
-        except TypeError:       # an unhashable option: prepared anew (run_prepared)
-            call = None
+        call = array_call(x, parts, options)
         if call is not None:
             return call.run(x, scales, zero_points)
     else:
@@ -364,6 +368,12 @@ def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
             return _dask.reorder(function, x, scales, zero_points, axis, dtype)
         if isinstance(x, memory):
             x = as_numpy(x)         # its logical values
+    return _prepare_to_numpy(op, x, dtype, scales, zero_points, axis, parts)
+
+
+def _prepare_to_numpy(op, x, dtype, scales, zero_points, axis, parts):
+    """:func:`_reorder_to_numpy` of an array whose call is not prepared yet."""
+    function, rounds, check = op
 
     def make(r):
         _check_input(r)
@@ -426,17 +436,15 @@ def _value_key(v):
     return v, t
 
 
-def _resampling_call(what, x, mode, layout, prepare):
+def _resampling_call(what, x, mode, layout, prepare, options):
     """Run the resampling of ``x`` that ``prepare(a)`` makes (and checks)
     once per definition, for an array ``a`` the kernels read: ``what``
     (operation, then the sizes' and factors' :func:`_value_key`), shape,
-    strides, data type, mode and layout."""
+    strides, data type, mode and layout; ``options`` as the caller passed
+    them, for :data:`front`."""
     parts = (what, mode, type(mode), layout, type(layout))
     if type(x) is np.ndarray:
-        try:
-            call = calls.get((x.shape, x.strides, x.dtype, settings.key, parts))
-        except TypeError:       # an unhashable option: prepared anew (run_prepared)
-            call = None
+        call = array_call(x, parts, options)
         if call is not None:
             return call.run(x)
     else:
@@ -594,8 +602,19 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
     """
+    call = front.find(x, resample, size, factors, mode, layout, None)
+    if call is not None:
+        return call.run(x)
     if type(x) is not np.ndarray and _dask.is_dask(x):
         return _dask.resample(resample, x, size, factors, mode, layout)
+    what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
+    return _resampling_call(what, x, mode, layout, _forward(size, factors, mode, layout),
+                            (resample, size, factors, mode, layout, None))
+
+
+def _forward(size, factors, mode, layout):
+    """The function preparing :func:`resample`'s call for an array (made
+    here, not in resample: a closure's cells would cost every call)."""
     def prepare(a):
         alg, last = _resampling_setup(a, mode, layout)
         src = from_array(_logical(a, last))
@@ -615,8 +634,7 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
                                                src.md, dst.md)
         return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
-    what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
-    return _resampling_call(what, x, mode, layout, prepare)
+    return prepare
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
@@ -645,8 +663,18 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
+    call = front.find(diff_dst, resample_backward, size, mode, layout, None, None)
+    if call is not None:
+        return call.run(diff_dst)
     if type(diff_dst) is not np.ndarray and _dask.is_dask(diff_dst):
         return _dask.backward(resample_backward, diff_dst, size, mode, layout)
+    return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
+                            _backward(size, mode, layout),
+                            (resample_backward, size, mode, layout, None, None))
+
+
+def _backward(size, mode, layout):
+    """The function preparing :func:`resample_backward`'s call for an array."""
     def prepare(a):
         alg, last = _resampling_setup(a, mode, layout)
         dd = from_array(_logical(a, last))
@@ -660,5 +688,4 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         pd = resampling_backward.primitive_desc(_ENGINE, alg, ds.md, dd.md)
         return PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
                                    dd, ds, out)
-    return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
-                            prepare)
+    return prepare
