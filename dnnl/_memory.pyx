@@ -52,6 +52,27 @@ def _aligned_bytes(nbytes):
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
 
 
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    /* Large buffers backed by transparent huge pages where the kernel
+       offers them on request (THP "madvise" mode, the usual default), as
+       numpy does for its own arrays from 4 MiB: a new result of 200 MB
+       otherwise takes 50,000 page faults, more time than the copy. */
+    static void dnnl_advise_huge(void* p, size_t n) {
+    #if defined(MADV_HUGEPAGE)
+        if (n >= ((size_t)1 << 22)) {
+            size_t skip = (4096 - (size_t)p % 4096) % 4096;
+            madvise((char*)p + skip, n - skip, MADV_HUGEPAGE);
+        }
+    #else
+        (void)p; (void)n;
+    #endif
+    }
+    """
+    void dnnl_advise_huge(void* p, size_t n) nogil
+
+
 @cython.freelist(16)
 cdef class aligned_buffer:
     """A buffer of the library's own (``DNNL_MEMORY_ALLOCATE``): ``size``
@@ -74,6 +95,7 @@ cdef class aligned_buffer:
             raise error(status.out_of_memory, "cannot allocate %d bytes" % size)
         self.ptr = <void*>((<size_t>self.block + ALIGN - 1) & ~<size_t>(ALIGN - 1))
         self.size, self.one = size, 1
+        dnnl_advise_huge(self.ptr, <size_t>size)
 
     def __dealloc__(self):
         free(self.block)

@@ -346,8 +346,12 @@ cdef bint _fwd_c_plain(const Fwd* p, int64_t n, int64_t od, int64_t oh,
             if p.dpage_ahead:
                 dpf = rs_touch_pages(dpf, <uintptr_t>(dst + dbase + p.dS[2][ow] + C)
                                      + <uintptr_t>p.dpage_ahead)
-            pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + w1 + C) + AHEAD)
-            pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + w1 + C) + AHEAD)
+            if p.stream:
+                # only ahead of streamed stores: on rows that stay in the
+                # caches the hardware prefetchers do better alone (x1/2 NHWC
+                # 8x64x56x56 on a Zen 5, one thread: 0.62 -> 0.48 ms)
+                pf0 = rs_prefetch_to(pf0, <uintptr_t>(src + h0 + w1 + C) + AHEAD)
+                pf1 = rs_prefetch_to(pf1, <uintptr_t>(src + h1 + w1 + C) + AHEAD)
             if p.stream and not staged and rs_nt_ok(o, C):
                 bad |= rs_bilerp_px_nt(o, src + h0 + w0, src + h0 + w1, src + h1 + w0,
                                        src + h1 + w1, p.wl[1][oh], p.wr[1][oh],
