@@ -180,6 +180,29 @@ def memory_over(md, aengine, nbytes, cnp.ndarray a):
 cdef dict _CHECKED = {}    # (md key, dtype key) checked for a memory over such an array -> span
 
 
+def bind_declared(decl, args):
+    """The memories of ``args`` in the order of ``decl`` (a primitive's
+    ``(arg, md, output, name)`` declarations) when each is a memory of
+    exactly the declared descriptor object, with a buffer, writable where it
+    is written: the common case of ``primitive.execute``, checked in C.
+    None otherwise: then each is checked and bound in Python, with the
+    error that says what is wrong."""
+    cdef list mems = []
+    cdef tuple e
+    if type(decl) is not tuple or type(args) is not dict:
+        return None
+    for entry in <tuple>decl:
+        e = <tuple>entry
+        obj = (<dict>args).get(e[0])
+        if type(obj) is not memory:
+            return None
+        m = <memory>obj
+        if m.md is not e[1] or not m.address or (e[2] and m.writable is not True):
+            return None
+        mems.append(m)
+    return mems
+
+
 def memory_allocated(md, aengine, nbytes):
     """``memory(md, aengine)`` of a descriptor checked before (its buffer the
     library's own, 64-byte aligned), without the checks: the memory and its

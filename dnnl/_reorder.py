@@ -265,8 +265,16 @@ class reorder(primitive):
                 return None
             return self._plan()
 
+        # the declared plan of a reorder with neither runtime dims nor
+        # quantization, once built: its execution in one attribute read
+        _copy_plan = None
+
         def _execute(self, mems):
             src, dst = mems[0], mems[1]
+            plan = self._copy_plan
+            if plan is not None:
+                plan.run(src.address, dst.address)
+                return plan
             if self._runtime:   # any memory bound: check that it fits
                 _check_runtime(self._src_md, src.md, "src")
                 _check_runtime(self._dst_md, dst.md, "dst")
@@ -276,6 +284,8 @@ class reorder(primitive):
             if plan is None:
                 return None
             if not self._convert:
+                if not self._runtime:
+                    self._copy_plan = plan
                 plan.run(src.address, dst.address)
                 return plan
             dims = (src.md if self._runtime else self._src_md).dims

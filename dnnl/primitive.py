@@ -21,7 +21,7 @@ from dnnl._error import error, invalid, wrong_type
 from dnnl._keys import remember
 from dnnl.attr import primitive_attr
 from dnnl._engine import stream
-from dnnl._memory import memory, span_bytes
+from dnnl._memory import bind_declared, memory, span_bytes
 
 ARG_SCRATCHPAD = C["DNNL_ARG_SCRATCHPAD"]
 ARG_ATTR_SCALES = C["DNNL_ARG_ATTR_SCALES"]
@@ -399,16 +399,11 @@ class primitive:
             self._checked_stream = astream
         # bind: the memories in declaration order, each checked against its
         # declaration (present, a memory, the declared md, a buffer, writable
-        # when written); the common case in one test, inline (a Python call
-        # costs as much as the kernel of a small call)
-        mems = []
-        for entry in pd._decl:
-            mem = args.get(entry[0])
-            if (type(mem) is memory and mem.md is entry[1] and mem.address
-                    and (mem.writable or not entry[2])):
-                mems.append(mem)
-            else:
-                mems.append(_bind_one(entry, mem))
+        # when written); the common case in C (a Python loop costs as much
+        # as the kernel of a small call)
+        mems = bind_declared(pd._decl, args)
+        if mems is None:
+            mems = [_bind_one(entry, args.get(entry[0])) for entry in pd._decl]
         if not _verbose.exec_on:
             pd._execute(mems)
             return
