@@ -109,3 +109,23 @@ def test_int8_quantization_edges(dt, lo, hi, np_dt, scale):
     dnnl.reorder(src, dst, attr).execute(dnnl.stream(eng), args)
     want = np.where(np.isnan(q), 0, np.rint(np.clip(q, lo, hi))).astype(np_dt)
     np.testing.assert_array_equal(dst.to_numpy(), want)
+
+
+@pytest.mark.parametrize("dims", [(1, 16, 40, 64), (2, 67, 16, 16), (1, 17, 3, 1024),
+                                  (1, 130, 8, 32), (3, 20, 1, 2304), (1, 64, 128, 128)])
+def test_transposes_whose_rows_alias_in_the_caches(dims):
+    """Source rows a multiple of 1 KiB apart (H*W a multiple of 256) take
+    the transpose that reads four rows at a time in long tiles: edges of
+    both tile dims included, both directions, against numpy."""
+    x = np.random.default_rng(sum(dims)).standard_normal(dims, dtype=np.float32)
+    nhwc = dnnl.convert(x, "nhwc")
+    np.testing.assert_array_equal(nhwc.array, np.ascontiguousarray(x.transpose(0, 2, 3, 1)))
+    back = dnnl.convert(nhwc, "nchw")
+    np.testing.assert_array_equal(back.array, x)
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    src = dnnl.memory(dnnl.memory.desc(list(dims), "f32", "nchw"), eng, x)
+    dst = dnnl.memory(dnnl.memory.desc(list(dims), "f32", "nhwc"), eng)
+    prim = dnnl.reorder(src, dst)
+    assert prim.get_primitive_desc().exec_impl_str() == "cython:tile"
+    prim.execute(dnnl.stream(eng), {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
+    np.testing.assert_array_equal(np.asarray(dst), x)
