@@ -231,16 +231,21 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
    four runs of each, so the runs that waited for a preempted worker count as
    much as they cost). A region runs on the pool only where that pays (10%
    faster on average); every PROBE_EVERY-th run of a kind tries the other
-   way, so a change of load is seen. 0: not measured yet. Only the pool's
-   owner touches it. */
+   way, so a change of load is seen. A kind's first runs measure both ways
+   (WARM_PAR on the pool, then WARM_SOLO alone) before either decides: one
+   run whose worker had to be woken from sleep, or started, must not keep
+   the pool off for the next PROBE_EVERY runs. A run that started a worker
+   is not counted. Only the pool's owner touches it. */
 #define GAIN_SLOTS 64
 #define PROBE_EVERY 32
+#define WARM_PAR 3
+#define WARM_SOLO 2
 typedef struct {
     dnnl_py_range_fn fn;
     const void *kind;
     int64_t n, solo, par;
     int nthr;
-    uint32_t runs;
+    uint32_t runs, nsolo, npar;
 } dnnl_py_gain_t;
 static dnnl_py_gain_t dnnl_py_gains[GAIN_SLOTS];
 
@@ -251,13 +256,15 @@ static dnnl_py_gain_t *dnnl_py_gain_of(dnnl_py_range_fn fn, const void *kind, in
     dnnl_py_gain_t *g = &dnnl_py_gains[(h ^ (h >> 29)) % GAIN_SLOTS];
     if (g->fn != fn || g->kind != kind || g->n != n || g->nthr != nthr) {
         g->fn = fn; g->kind = kind; g->n = n; g->nthr = nthr;
-        g->solo = g->par = 0; g->runs = 0;
+        g->solo = g->par = 0; g->runs = g->nsolo = g->npar = 0;
     }
     return g;
 }
 
-static void dnnl_py_note(int64_t *est, int64_t t) {
-    *est = *est == 0 ? t : *est + (t - *est) / 4;
+/* the mean of the first runs, then a moving average over about four */
+static void dnnl_py_note(int64_t *est, uint32_t *count, int64_t t) {
+    uint32_t k = *count < 4 ? ++*count : 4;
+    *est += (t - *est) / (int64_t)k;
 }
 
 /* Run fn over [0, n) in chunks on up to nthr threads (slots 0 .. nthr-1;
@@ -280,9 +287,13 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     int solo = 0;
     if (dnnl_py_backoff) {
         uint32_t run = g->runs++;
-        if (t0 < p->solo_until || (g->par && !g->solo))
+        if (t0 < p->solo_until)
             solo = 1;
-        else if (g->par && g->solo) {
+        else if (g->npar < WARM_PAR)
+            solo = 0;
+        else if (g->nsolo < WARM_SOLO)
+            solo = 1;
+        else {
             solo = !(g->par * 10 < g->solo * 9);
             if (run % PROBE_EVERY == PROBE_EVERY - 1) solo = !solo;
         }
@@ -290,11 +301,13 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     if (solo) {
         atomic_fetch_add_explicit(&p->solo_regions, 1, memory_order_relaxed);
         fn(ctx, 0, n, 0);
-        dnnl_py_note(&g->solo, dnnl_py_now() - t0);
+        dnnl_py_note(&g->solo, &g->nsolo, dnnl_py_now() - t0);
         atomic_store_explicit(&p->busy, 0, memory_order_release);
         return;
     }
+    int started = p->workers;
     int workers = dnnl_py_grow(p, nthr - 1);
+    started = workers > started;    /* this region's workers are new */
     if (workers < 1) {
         atomic_store(&p->busy, 0);
         fn(ctx, 0, n, 0);
@@ -347,7 +360,7 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     int no_show = mine == nch && t1 - t0 > NO_SHOW_NS;
     atomic_fetch_add_explicit(&p->caller_ns, t1 - t0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->wait_ns, t2 - t1, memory_order_relaxed);
-    dnnl_py_note(&g->par, t2 - t0);
+    if (!started) dnnl_py_note(&g->par, &g->npar, t2 - t0);
     if (stalled || no_show) {
         atomic_fetch_add_explicit(&p->stalls, 1, memory_order_relaxed);
         p->solo_until = t2 + p->solo_ns;
