@@ -99,6 +99,8 @@ cdef extern from "resampling_kernels.h":
                         float* w) noexcept nogil
     void rs_dupc(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
                  int64_t npix) noexcept nogil
+    uintptr_t rs_dupc_nt(float* o0, float* o1, const float* a, int64_t ss, int64_t n,
+                         int64_t npix, uintptr_t pf, uintptr_t pfend) noexcept nogil
     void rs_gather0(float* o, const float* r, const int64_t* i0, int64_t n) noexcept nogil
     void rs_dup2(float* o, const float* r, int64_t n) noexcept nogil
     void rs_x2w(float* o, const float* v, const float* w, int64_t K, int64_t klo,
@@ -384,21 +386,30 @@ cdef void _fwd_c_group(const Fwd* p, int64_t item, float* scratch) noexcept nogi
     cdef uint8_t* first = p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0]) * 4
     cdef const float* a = NULL
     cdef float* stage
+    cdef float* second
     cdef uintptr_t pf = 0, pfend = 0
     if p.cdup2:
         a = ((<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od] + p.s0[1][oh0]
              + p.s0[2][0])
     if p.stream:
-        stage = _stage(p, scratch)
-        if p.cdup2:
-            rs_dupc(stage, NULL, a, p.cdup2, p.C, p.OW // 2)
-        else:
-            _fwd_c_plain(p, n, od, oh0, stage)
         if g + 1 < p.ngroups:
             # the next group's source row (the next item's, on this thread)
             pf = <uintptr_t>((<const float*>p.src) + p.sN[n] + p.sC[0] + p.s0[0][od]
                              + p.s0[1][p.grp[g + 1]])
             pfend = pf + <uintptr_t>p.srow_bytes
+        if p.cdup2 and p.grp[g + 1] == oh0 + 2:
+            second = <float*>(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh0 + 1]) * 4)
+            if rs_nt_ok(<float*>first, p.C) and rs_nt_ok(second, p.C):
+                # x2 both ways into aligned rows: streamed from the source
+                # pixels, with no staging row to write and read again
+                rs_dupc_nt(<float*>first, second, a, p.cdup2, p.C, p.OW // 2, pf, pfend)
+                rs_sfence()
+                return
+        stage = _stage(p, scratch)
+        if p.cdup2:
+            rs_dupc(stage, NULL, a, p.cdup2, p.C, p.OW // 2)
+        else:
+            _fwd_c_plain(p, n, od, oh0, stage)
         for oh in range(oh0, p.grp[g + 1]):
             pf = rs_stream_copy(<float*>(p.dst + (p.dN[n] + p.dS[0][od] + p.dS[1][oh]) * 4),
                                 stage, p.stage, pf, pfend)
