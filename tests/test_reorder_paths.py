@@ -111,10 +111,10 @@ def test_int8_quantization_edges(dt, lo, hi, np_dt, scale):
     np.testing.assert_array_equal(dst.to_numpy(), want)
 
 
-@pytest.mark.parametrize("dims", [(1, 16, 40, 64), (2, 67, 16, 16), (1, 17, 3, 1024),
-                                  (1, 130, 8, 32), (3, 20, 1, 2304), (1, 64, 128, 128)])
+@pytest.mark.parametrize("dims", [(1, 16, 48, 64), (2, 67, 32, 32), (1, 17, 3, 1024),
+                                  (1, 130, 8, 128), (3, 20, 1, 5120), (1, 64, 128, 128)])
 def test_transposes_whose_rows_alias_in_the_caches(dims):
-    """Source rows a multiple of 1 KiB apart (H*W a multiple of 256) take
+    """Source rows a multiple of 4 KiB apart (H*W a multiple of 1024) take
     the transpose that reads four rows at a time in long tiles: edges of
     both tile dims included, both directions, against numpy."""
     x = np.random.default_rng(sum(dims)).standard_normal(dims, dtype=np.float32)
