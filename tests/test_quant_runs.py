@@ -211,3 +211,31 @@ def test_dense_scale_memory_is_not_copied():
         tracemalloc.stop()
     assert peak < (1 << 20), peak
     assert (dst.map_data() == 6).all()
+
+
+@pytest.mark.parametrize("sdt", ["s8", "u8"])
+@pytest.mark.parametrize("zs", [7, -128, 255, 2 ** 31 - 1, -2 ** 31, None])
+@pytest.mark.parametrize("a, dv, z", [(0.05, None, None), (None, None, None), (3.0, None, None),
+                                      (1e-30, None, None)])
+def test_int8_sources_with_a_source_zero_point(sdt, zs, a, dv, z):
+    """s8 / u8 -> f32 (dequantization) with a run-constant source zero point
+    takes the one-pass loops: (x - zs) in int32 with wraparound, then the
+    scales, as the generic path and the reference compute; every run length
+    to 70 and every source value."""
+    rng = np.random.default_rng(5)
+    info = np.iinfo(np.int8 if sdt == "s8" else np.uint8)
+    scales, zps = _attrs(a, dv, z)
+    zps = dict(zps or {})
+    if zs is not None:
+        zps[SRC] = (0, [zs], "s32")
+    for n in list(range(1, 71)) + [256 + 3]:
+        rows = 2
+        x = rng.integers(info.min, info.max + 1, rows * n).astype(info.dtype)
+        spec_s, spec_d = ("tag", [rows, n], sdt, "ab"), ("tag", [rows, n], "f32", "ab")
+        p = dict(src_spec=spec_s, src_bytes=x.tobytes(), dst_spec=spec_d,
+                 dst_init_bytes=b"\xa5" * (x.size * 4), scales=scales, zero_points=zps or None)
+        st, fast = T.run_ours(**p)
+        assert st == 0
+        st, generic = T.run_ours(**p, generic=True)
+        assert fast == generic, (n, sdt, zs, a, dv, z)
+        assert fast == T.expected_bytes(**p), (n, sdt, zs, a, dv, z)
