@@ -171,6 +171,37 @@ _NP = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "s32": np.int32,
        "s8": np.int8, "u8": np.uint8, "s64": np.int64}
 
 
+# CPU features oneDNN's data-type support depends on
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return None
+
+
+_CPU_FLAGS = _cpu_flags()
+
+
+def lacks_native_support(dt):
+    """True when oneDNN's ``platform::has_data_type_support(dt)`` is false on
+    this CPU (x86-64; False when the CPU flags cannot be read, so nothing is
+    excused)."""
+    if _CPU_FLAGS is None or dt not in ("bf16", "f16"):
+        return False
+    has = _CPU_FLAGS.__contains__
+    avx512_core = all(map(has, ("avx512f", "avx512bw", "avx512vl", "avx512dq")))
+    avx2_vnni_2 = all(map(has, ("avx2", "avx_vnni", "avx_vnni_int8", "avx_ne_convert")))
+    if dt == "bf16":
+        return not (avx512_core or avx2_vnni_2)
+    avx512_core_fp16 = avx512_core and all(map(has, ("avx512_fp16", "avx512_bf16",
+                                                     "avx512_vnni", "avx_vnni")))
+    return not (avx512_core_fp16 or avx2_vnni_2)
+
+
 def venv_dir():
     """The directory of the oneDNN virtual environment, or None.
 

@@ -57,7 +57,7 @@ import pytest
 from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as T
 
-from oracle import record  # noqa: E402  (conftest puts the folder on sys.path)
+from oracle import lacks_native_support, record  # noqa: E402  (conftest puts the folder on sys.path)
 
 N_PROBLEMS = 2400
 BATCHES = 8
@@ -266,6 +266,12 @@ def test_status_matrix(oracle):
                 # and ISA-dependent jit-only pairs (s32<->bf16, bf16->e8m0 on
                 # this avx512_core_bf16 machine): no reference implementation
                 record("reorder deviation: jit_direct_copy-only pair")
+                continue
+            if (st_o == 3 and st_u == 0 and {s, d} == {"s32", "bf16"}
+                    and lacks_native_support("bf16")):
+                # its only implementation, jit_direct_copy:uni, needs
+                # avx512_core for bf16: refused on an AVX2 CPU, converted here
+                record("reorder deviation: s32<->bf16 without avx512_core")
                 continue
             assert st_o == st_u, (s, d, st_o, impl, st_u)
             record("reorder status matrix")

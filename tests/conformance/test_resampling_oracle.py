@@ -49,42 +49,12 @@ RESULTS = _om.tally("resampling conformance", {
 
 
 # ------------------------------------------------------------------ helpers
-def _cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return None
-
-
-_FLAGS = _cpu_flags()
-
-
-def lacks_native_support(dt):
-    """True when oneDNN's ``platform::has_data_type_support(dt)`` is false on
-    this CPU (x86-64; False when the CPU flags cannot be read, so nothing is
-    excused)."""
-    if _FLAGS is None or dt not in ("bf16", "f16"):
-        return False
-    has = _FLAGS.__contains__
-    avx512_core = all(map(has, ("avx512f", "avx512bw", "avx512vl", "avx512dq")))
-    avx2_vnni_2 = all(map(has, ("avx2", "avx_vnni", "avx_vnni_int8", "avx_ne_convert")))
-    if dt == "bf16":
-        return not (avx512_core or avx2_vnni_2)
-    avx512_core_fp16 = avx512_core and all(map(has, ("avx512_fp16", "avx512_bf16",
-                                                     "avx512_vnni", "avx_vnni")))
-    return not (avx512_core_fp16 or avx2_vnni_2)
-
-
 def _excused(st, dts):
     """No ``ref:any`` for lack of native bf16/f16 support: pd creation is
     ``unimplemented``, or another implementation (``simple:any``) took the
     problem and stepping to ``ref:any`` ends with ``last_impl_reached``."""
     return (st in (C["dnnl_unimplemented"], C["dnnl_last_impl_reached"])
-            and any(lacks_native_support(d) for d in dts))
+            and any(_om.lacks_native_support(d) for d in dts))
 
 
 def _code_dtype(dt):
