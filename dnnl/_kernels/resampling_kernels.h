@@ -480,7 +480,10 @@ static inline void rs_dupc(float* __restrict o0, float* __restrict o1,
     }
 }
 /* rs_dupc into two rows with stores around the caches, without a staging
-   row: each source pixel loaded once, stored four times. Needs o0 and o1
+   row: one row, then the other (each source pixel stored twice into each,
+   read twice from the caches). Stores alternating between the two rows left
+   a Zen 3 at 1.7x the staged copy (8x64x56x56, one thread: 3.85 against
+   2.24 ms; row after row 1.67 ms). Needs o0 and o1
    aligned to a vector and n a multiple of its width (rs_nt_ok). Each pixel
    also prefetches as many lines of [pf, pfend) (the next group's source
    row) as it reads; returns the new cursor. The caller ends with rs_sfence. */
@@ -489,19 +492,19 @@ static inline uintptr_t rs_dupc_nt(float* __restrict o0, float* __restrict o1,
                                    int64_t npix, uintptr_t pf, uintptr_t pfend) {
 #if defined(RS_NTW)
     int64_t lines = (n * 4 + 63) / 64;
-    for (int64_t x = 0; x < npix; x++) {
-        const float* __restrict s = a + x * ss;
-        float* __restrict d0 = o0 + 2 * x * n;
-        float* __restrict d1 = o1 + 2 * x * n;
-        for (int64_t i = 0; i < n; i += RS_NTW) {
-            rs_vnt v = rs_ldnt(s + i);
-            RS_STREAM(d0 + i, v);
-            RS_STREAM(d0 + n + i, v);
-            RS_STREAM(d1 + i, v);
-            RS_STREAM(d1 + n + i, v);
+    for (int row = 0; row < 2; row++) {
+        float* __restrict o = row ? o1 : o0;
+        for (int64_t x = 0; x < npix; x++) {
+            const float* __restrict s = a + x * ss;
+            float* __restrict d = o + 2 * x * n;
+            for (int64_t i = 0; i < n; i += RS_NTW) {
+                rs_vnt v = rs_ldnt(s + i);
+                RS_STREAM(d + i, v);
+                RS_STREAM(d + n + i, v);
+            }
+            for (int64_t k = 0; k < lines && pf < pfend; k++, pf += 64)
+                __builtin_prefetch((const void*)pf, 0, 2);
         }
-        for (int64_t k = 0; k < lines && pf < pfend; k++, pf += 64)
-            __builtin_prefetch((const void*)pf, 0, 2);
     }
 #else
     rs_dupc(o0, o1, a, ss, n, npix);
