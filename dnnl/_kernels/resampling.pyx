@@ -694,6 +694,31 @@ cdef int _bwd_dh_taps(const Bwd* p, int64_t n, int64_t id_, int64_t ih, int* gs,
     return ng
 
 
+cdef uintptr_t _bwd_next_rows(const Bwd* p, int64_t n, int64_t ih,
+                              uintptr_t* end) noexcept nogil:
+    """The diff_dst rows the next diff_src row (ih + 1) reads and this one
+    does not, when they are one dense span of channels-last rows: its
+    address, its end in ``end`` (both 0 when there is none). Prefetched
+    while row ih runs, they arrive from memory in time; the hardware
+    prefetchers alone, following the four rows a row reads at once, left a
+    one-thread NHWC x2 backward at 1.5x a memcpy of its input."""
+    cdef int64_t cur = 0, nxt = 0, row, kh
+    end[0] = 0
+    if ih + 1 >= p.IH or p.OW < 1:
+        return 0
+    for kh in range(p.nroles[1]):
+        cur = max(cur, p.re[2 + kh][ih])
+        nxt = max(nxt, p.re[2 + kh][ih + 1])
+    row = p.gS[2][p.OW - 1] + p.C
+    if (nxt <= cur or p.gS[2][p.OW - 1] != (p.OW - 1) * p.C
+            or p.gS[1][nxt - 1] - p.gS[1][cur] != (nxt - 1 - cur) * row):
+        return 0
+    cdef uintptr_t a = <uintptr_t>((<const float*>p.dd) + p.gN[n] + p.gS[0][p.rs[0][0]]
+                                   + p.gS[1][cur])
+    end[0] = a + <uintptr_t>((nxt - cur) * row * 4)
+    return a
+
+
 cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil:
     cdef int64_t rest = item
     cdef int64_t ih = _axis(&rest, p.IH)
@@ -712,7 +737,13 @@ cdef void _bwd_c_item(const Bwd* p, int64_t item, float* scratch) noexcept nogil
     cdef float dhh[MAXTAPS]
     cdef int gs[5]
     cdef int ng = _bwd_dh_taps(p, n, id_, ih, gs, dho, dhd, dhh)
+    cdef uintptr_t pf = 0, pfend = 0, pfstep = 0
+    if ng >= 0 and p.nruns == 1 and p.run_gunit[0] and p.gdt == dnnl_f32 and p.ID == 1:
+        pf = _bwd_next_rows(p, n, ih, &pfend)
+        pfstep = ((pfend - pf) // <uintptr_t>p.IW + 63) & ~(<uintptr_t>63)
     for iw in range(p.IW):
+        if pf < pfend:
+            pf = rs_prefetch_to(pf, pf + pfstep if pf + pfstep < pfend else pfend)
         dbase = p.dN[n] + p.dS[0][id_] + p.dS[1][ih] + p.dS[2][iw]
         for r in range(p.nruns):
             c0 = p.run_c0[r]
