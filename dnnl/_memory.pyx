@@ -18,6 +18,7 @@ cimport numpy as cnp
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcmp
 
 from dnnl._desc cimport desc
 from dnnl._fields cimport expose_fields
@@ -149,6 +150,28 @@ def _span_bytes(md):
 
 # dtype key -> {shape of a C-contiguous array: (its md, span bytes)}
 cdef dict _ARRAY_MDS = {}
+# the last of them from_array served, with its key: (type number, dims as
+# bytes, (md, span bytes)); one immutable tuple, swapped whole, so a reader
+# on another thread sees a key with its own value
+cdef tuple _LAST_ARRAY_MD = (-1, b"", None)
+
+
+cdef _remember_array_md(cnp.ndarray a, int num, tuple made):
+    global _LAST_ARRAY_MD
+    cdef Py_ssize_t n = cnp.PyArray_NDIM(a) * sizeof(cnp.npy_intp)
+    _LAST_ARRAY_MD = (num, (<char*>cnp.PyArray_DIMS(a))[:n], made)
+
+
+cdef inline object last_array_md(cnp.ndarray a, int num):
+    """The (md, span bytes) of the array before, when ``a`` (native, numeric
+    type ``num``, C-contiguous) has its type and dims; else None. Compared in
+    C: no shape tuple made, nothing hashed."""
+    cdef tuple last = _LAST_ARRAY_MD
+    cdef bytes dims = <bytes>last[1]
+    cdef Py_ssize_t n = cnp.PyArray_NDIM(a) * sizeof(cnp.npy_intp)
+    if <int>last[0] != num or len(dims) != n or memcmp(<char*>dims, cnp.PyArray_DIMS(a), n):
+        return None
+    return last[2]
 # the types the fast paths compare with, as C references (no lookups per call)
 cdef object _NDARRAY = np.ndarray, _ENGINE_TYPE = engine
 cdef object _DEFAULT_ENGINE = _interop.default_engine()   # the array layer's engine
@@ -708,15 +731,19 @@ cdef class memory:
             if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
                 # the usual case: its descriptor made once per shape and dtype
                 dkey = dtype_key(a)
-                by_shape = _ARRAY_MDS.get(dkey)
-                shape = x.shape
-                made = None if by_shape is None else by_shape.get(shape)
+                made = last_array_md(a, dkey) if type(dkey) is int else None
                 if made is None:
-                    _inputs.refuse_for_memory(x)
-                    md = _interop.array_desc(x)
-                    if by_shape is None or len(by_shape) >= 256:
-                        by_shape = _ARRAY_MDS[dkey] = {}
-                    made = by_shape.setdefault(shape, (md, span_bytes(md)))
+                    by_shape = _ARRAY_MDS.get(dkey)
+                    shape = x.shape
+                    made = None if by_shape is None else by_shape.get(shape)
+                    if made is None:
+                        _inputs.refuse_for_memory(x)
+                        md = _interop.array_desc(x)
+                        if by_shape is None or len(by_shape) >= 256:
+                            by_shape = _ARRAY_MDS[dkey] = {}
+                        made = by_shape.setdefault(shape, (md, span_bytes(md)))
+                    if type(dkey) is int:
+                        _remember_array_md(a, dkey, made)
                 m = memory.__new__(memory, _BLANK)
                 m._over(made[0], _DEFAULT_ENGINE, made[1], a)
                 return m

@@ -114,6 +114,21 @@ def test_from_array_refuses(bad):
     assert isinstance(e.value, ValueError)
 
 
+def test_from_array_in_turn_over_shapes_and_types():
+    """Calls in turn over arrays that differ only in dims (same size, same
+    rank or not) or only in type: each memory gets its own descriptor (the
+    last one served is remembered, never lent to another key)."""
+    arrays = [np.zeros(s, dt) for s in [(2, 3), (3, 2), (2, 3, 1), (6,), (1, 6), (2, 3)]
+              for dt in (np.float32, np.int32, np.int8, np.uint8, np.float16)]
+    names = {np.float32: "f32", np.int32: "s32", np.int8: "s8", np.uint8: "u8",
+             np.float16: "f16"}
+    for _ in range(2):
+        for x in arrays:
+            tag = "abc"[:x.ndim]
+            want = dnnl.memory.desc(list(x.shape), names[x.dtype.type], tag)
+            assert dnnl.memory.from_array(x).get_desc() == want
+
+
 def test_read_only_array_gives_read_only_memory():
     x = np.zeros(4, np.float32)
     x.flags.writeable = False
