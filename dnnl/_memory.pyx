@@ -156,10 +156,13 @@ cdef dict _ARRAY_MDS = {}
 cdef tuple _LAST_ARRAY_MD = (-1, b"", None)
 
 
+cdef inline Py_ssize_t dims_bytes(cnp.ndarray a):
+    return cnp.PyArray_NDIM(a) * sizeof(cnp.npy_intp)
+
+
 cdef _remember_array_md(cnp.ndarray a, int num, tuple made):
     global _LAST_ARRAY_MD
-    cdef Py_ssize_t n = cnp.PyArray_NDIM(a) * sizeof(cnp.npy_intp)
-    _LAST_ARRAY_MD = (num, (<char*>cnp.PyArray_DIMS(a))[:n], made)
+    _LAST_ARRAY_MD = (num, (<char*>cnp.PyArray_DIMS(a))[:dims_bytes(a)], made)
 
 
 cdef inline object last_array_md(cnp.ndarray a, int num):
@@ -168,10 +171,12 @@ cdef inline object last_array_md(cnp.ndarray a, int num):
     C: no shape tuple made, nothing hashed."""
     cdef tuple last = _LAST_ARRAY_MD
     cdef bytes dims = <bytes>last[1]
-    cdef Py_ssize_t n = cnp.PyArray_NDIM(a) * sizeof(cnp.npy_intp)
+    cdef Py_ssize_t n = dims_bytes(a)
     if <int>last[0] != num or len(dims) != n or memcmp(<char*>dims, cnp.PyArray_DIMS(a), n):
         return None
     return last[2]
+
+
 # the types the fast paths compare with, as C references (no lookups per call)
 cdef object _NDARRAY = np.ndarray, _ENGINE_TYPE = engine
 cdef object _DEFAULT_ENGINE = _interop.default_engine()   # the array layer's engine
@@ -726,12 +731,14 @@ cdef class memory:
         cdef memory m
         cdef dict by_shape
         cdef tuple made
+        cdef int num
         if type(x) is _NDARRAY and tag is None:
             a = x
             if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
                 # the usual case: its descriptor made once per shape and dtype
                 dkey = dtype_key(a)
-                made = last_array_md(a, dkey) if type(dkey) is int else None
+                num = dkey if type(dkey) is int else -1    # -1: no last entry
+                made = last_array_md(a, num) if num >= 0 else None
                 if made is None:
                     by_shape = _ARRAY_MDS.get(dkey)
                     shape = x.shape
@@ -742,8 +749,8 @@ cdef class memory:
                         if by_shape is None or len(by_shape) >= 256:
                             by_shape = _ARRAY_MDS[dkey] = {}
                         made = by_shape.setdefault(shape, (md, span_bytes(md)))
-                    if type(dkey) is int:
-                        _remember_array_md(a, dkey, made)
+                    if num >= 0:
+                        _remember_array_md(a, num, made)
                 m = memory.__new__(memory, _BLANK)
                 m._over(made[0], _DEFAULT_ENGINE, made[1], a)
                 return m
