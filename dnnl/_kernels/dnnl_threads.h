@@ -92,10 +92,13 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t wake, finished;
     _Atomic uint64_t wakes;        /* bumped for each region */
+    _Atomic int sleepers;          /* workers asleep (a region wakes them: it is cold) */
     int workers;                   /* started so far (under lock) */
     uint32_t id;
-    /* the caller alone until solo_until (monotonic ns) */
+    /* the caller alone until solo_until (monotonic ns); `suspect`: one
+       region has stalled since the last that kept up */
     int64_t solo_until, solo_ns;
+    int suspect;
     /* test hooks: a worker sleeps this long before taking a seat / each chunk */
     _Atomic int64_t delay_join_ns, delay_chunk_ns;
     /* counts, for tests and benchmarks */
@@ -165,8 +168,10 @@ static void *dnnl_py_worker(void *arg) {
             dnnl_py_pause();
             if (++spins % 64 == 0 && dnnl_py_now() > until) {
                 pthread_mutex_lock(&p->lock);
+                atomic_fetch_add_explicit(&p->sleepers, 1, memory_order_relaxed);
                 while (atomic_load_explicit(&p->wakes, memory_order_acquire) == seen)
                     pthread_cond_wait(&p->wake, &p->lock);
+                atomic_fetch_sub_explicit(&p->sleepers, 1, memory_order_relaxed);
                 pthread_mutex_unlock(&p->lock);
                 break;
             }
@@ -198,6 +203,7 @@ static void dnnl_py_forked(void) {
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->finished, NULL);
     p->workers = 0;
+    atomic_store(&p->sleepers, 0);
     atomic_store(&p->busy, 0);
 }
 
@@ -226,26 +232,57 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
 }
 
 /* What a kind of region (the caller's `kind`, its function, items and
-   threads) takes on average,
-   on the caller alone and on the pool (a moving average over about the last
-   four runs of each, so the runs that waited for a preempted worker count as
-   much as they cost). A region runs on the pool only where that pays (10%
-   faster on average); every PROBE_EVERY-th run of a kind tries the other
-   way, so a change of load is seen. A kind's first runs measure both ways
-   (WARM_PAR on the pool, then WARM_SOLO alone) before either decides: one
-   run whose worker had to be woken from sleep, or started, must not keep
-   the pool off for the next PROBE_EVERY runs. A run that started a worker
-   is not counted. Only the pool's owner touches it. */
+   threads) takes, on the caller alone and on the pool: the median of its
+   last four runs each way (dnnl_py_times_t). A region runs on the pool only
+   where that pays (10% faster); every PROBE_EVERY-th run of a kind tries
+   the other way, so a change of load is seen. A kind's first runs measure
+   both ways (WARM_PAR on the pool, then WARM_SOLO alone) before either
+   decides.
+
+   A pool run is counted only with its workers awake. One that had to start
+   a worker, or wake one from sleep, is not (on an idle 2-core VM a woken
+   worker turned up 12-30 us late, half of a 30 us region): the next run of
+   the kind goes on the pool too (`follow`) and counts whatever its workers
+   do. Without that, a kind once settled on the caller alone stayed there:
+   its probes, each with the worker asleep since the last one, measured the
+   pool no faster than the caller (dequantizing 1x64x56x56 took 40 us a
+   call where the pool kept busy took 24). Only the pool's owner touches
+   it. */
 #define GAIN_SLOTS 64
 #define PROBE_EVERY 32
 #define WARM_PAR 3
 #define WARM_SOLO 2
+
+/* The last four times of runs one way, and their median (the mean of the
+   middle two; of fewer, the middle one or the faster): one run slowed by
+   something else (a kind's first runs touch new memory: 325 us once,
+   against 35 after; an interrupt; a peer's threads holding a core for a
+   while) moves it little, while a load that slows most runs moves it
+   within two. */
+typedef struct {
+    int64_t t[4], median;
+    uint32_t count;
+} dnnl_py_times_t;
+
+static void dnnl_py_note(dnnl_py_times_t *m, int64_t t) {
+    m->t[m->count++ % 4] = t;
+    uint32_t k = m->count < 4 ? m->count : 4;
+    int64_t v[4];
+    for (uint32_t i = 0; i < k; ++i) {      /* insertion sort of k <= 4 */
+        uint32_t j = i;
+        for (; j > 0 && v[j - 1] > m->t[i]; --j) v[j] = v[j - 1];
+        v[j] = m->t[i];
+    }
+    m->median = k == 4 ? (v[1] + v[2]) / 2 : k == 3 ? v[1] : v[0];
+}
+
 typedef struct {
     dnnl_py_range_fn fn;
     const void *kind;
-    int64_t n, solo, par;
-    int nthr;
-    uint32_t runs, nsolo, npar;
+    int64_t n;
+    dnnl_py_times_t solo, par;
+    int nthr, follow;
+    uint32_t runs;
 } dnnl_py_gain_t;
 static dnnl_py_gain_t dnnl_py_gains[GAIN_SLOTS];
 
@@ -256,15 +293,9 @@ static dnnl_py_gain_t *dnnl_py_gain_of(dnnl_py_range_fn fn, const void *kind, in
     dnnl_py_gain_t *g = &dnnl_py_gains[(h ^ (h >> 29)) % GAIN_SLOTS];
     if (g->fn != fn || g->kind != kind || g->n != n || g->nthr != nthr) {
         g->fn = fn; g->kind = kind; g->n = n; g->nthr = nthr;
-        g->solo = g->par = 0; g->runs = g->nsolo = g->npar = 0;
+        g->solo.count = g->par.count = 0; g->runs = 0; g->follow = 0;
     }
     return g;
-}
-
-/* the mean of the first runs, then a moving average over about four */
-static void dnnl_py_note(int64_t *est, uint32_t *count, int64_t t) {
-    uint32_t k = *count < 4 ? ++*count : 4;
-    *est += (t - *est) / (int64_t)k;
 }
 
 /* Run fn over [0, n) in chunks on up to nthr threads (slots 0 .. nthr-1;
@@ -289,25 +320,26 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
         uint32_t run = g->runs++;
         if (t0 < p->solo_until)
             solo = 1;
-        else if (g->npar < WARM_PAR)
+        else if (g->follow || g->par.count < WARM_PAR)
             solo = 0;
-        else if (g->nsolo < WARM_SOLO)
+        else if (g->solo.count < WARM_SOLO)
             solo = 1;
         else {
-            solo = !(g->par * 10 < g->solo * 9);
+            solo = !(g->par.median * 10 < g->solo.median * 9);
             if (run % PROBE_EVERY == PROBE_EVERY - 1) solo = !solo;
         }
     }
     if (solo) {
         atomic_fetch_add_explicit(&p->solo_regions, 1, memory_order_relaxed);
         fn(ctx, 0, n, 0);
-        dnnl_py_note(&g->solo, &g->nsolo, dnnl_py_now() - t0);
+        dnnl_py_note(&g->solo, dnnl_py_now() - t0);
         atomic_store_explicit(&p->busy, 0, memory_order_release);
         return;
     }
     int started = p->workers;
     int workers = dnnl_py_grow(p, nthr - 1);
-    started = workers > started;    /* this region's workers are new */
+    /* this region's workers are new, or asleep: the run is not counted */
+    int cold = workers > started || atomic_load_explicit(&p->sleepers, memory_order_relaxed);
     if (workers < 1) {
         atomic_store(&p->busy, 0);
         fn(ctx, 0, n, 0);
@@ -353,20 +385,31 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     }
     int64_t t2 = dnnl_py_now();
     /* the cores are taken when the region took longer than the caller alone
-       would have (its own time per chunk, times the chunks), or when no
+       would have (its own time per chunk, times the chunks) with its workers
+       awake (one woken from sleep is late by the wake-up: 12 us on an idle
+       2-core VM, 30 after 5 ms idle, and is not judged by it), or when no
        worker turned up during a long region */
     int64_t per_chunk = mine > 0 ? (t1 - t0) / mine : 0;
-    int stalled = mine > 0 && mine < nch && t2 - t0 > per_chunk * nch;
+    int stalled = !cold && mine > 0 && mine < nch && t2 - t0 > per_chunk * nch;
     int no_show = mine == nch && t1 - t0 > NO_SHOW_NS;
     atomic_fetch_add_explicit(&p->caller_ns, t1 - t0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->wait_ns, t2 - t1, memory_order_relaxed);
-    if (!started) dnnl_py_note(&g->par, &g->npar, t2 - t0);
+    if (!cold || g->follow) dnnl_py_note(&g->par, t2 - t0);
+    g->follow = cold && !g->follow;
     if (stalled || no_show) {
         atomic_fetch_add_explicit(&p->stalls, 1, memory_order_relaxed);
-        p->solo_until = t2 + p->solo_ns;
-        if (p->solo_ns < SOLO_MAX_NS) p->solo_ns *= 2;
+        if (p->solo_ns == SOLO_FIRST_NS && !p->suspect) {
+            /* the first after regions that kept up: a worker's core lost
+               for a moment (an idle VM does it once in a few hundred
+               regions), or the cores taken, which the next stall confirms */
+            p->suspect = 1;
+        } else {
+            p->solo_until = t2 + p->solo_ns;
+            if (p->solo_ns < SOLO_MAX_NS) p->solo_ns *= 2;
+        }
     } else if (mine < nch) {
         p->solo_ns = SOLO_FIRST_NS;   /* the threads came and kept up */
+        p->suspect = 0;
     }
     atomic_store_explicit(&p->busy, 0, memory_order_release);
 }
