@@ -129,3 +129,45 @@ def test_transposes_whose_rows_alias_in_the_caches(dims):
     assert prim.get_primitive_desc().exec_impl_str() == "cython:tile"
     prim.execute(dnnl.stream(eng), {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
     np.testing.assert_array_equal(np.asarray(dst), x)
+
+
+SHORT_RUN_PAIRS = [("nhwc", "nChw16c"), ("nChw16c", "nhwc"), ("nhwc", "nChw8c"),
+                   ("nChw4c", "nhwc"), ("nChw16c", "nChw8c")]
+
+
+@pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS)
+def test_short_runs_go_several_to_a_work_item(stag, dtag):
+    """Runs of a channel block (16 f32 between nhwc and nChw16c) go many to
+    a work item; the generic plan, which the tests above compare against,
+    does not."""
+    spec = (("tag", [4, 64, 24, 24], "f32", stag), ("tag", [4, 64, 24, 24], "f32", dtag))
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+
+    def plan():
+        return dnnl.reorder.primitive_desc(eng, T.make_md(spec[0]), eng, T.make_md(spec[1]),
+                                           T.build_attr())._plan()
+    assert plan().runs_per_item > 1
+    with T.generic_plans():
+        assert plan().runs_per_item == 1
+
+
+@pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS)
+@pytest.mark.parametrize("dims", [[2, 40, 9, 11], [1, 16, 1, 300], [3, 24, 70, 70]])
+def test_short_runs_copied_converted_and_swapped(stag, dtag, dims):
+    """Several short runs to a work item, on every route a run takes: bits
+    copied, f32 quantized with per-channel scales, and a source in the other
+    byte order (its plan swaps as it reads): each against numpy. Channels
+    that do not fill the last block (40, 24) leave padding, zeroed."""
+    x = np.random.default_rng(sum(dims)).standard_normal(dims, dtype=np.float32) * 50
+    src = dnnl.convert(x, stag)
+    out = dnnl.convert(src, dtag)
+    np.testing.assert_array_equal(out.to_numpy(), x)
+    scales = np.linspace(0.25, 4, dims[1]).astype(np.float32)
+    q = dnnl.convert(src, dtag, "s8", scales=scales, axis=1)
+    want = np.clip(np.rint(x / scales[None, :, None, None]), -128, 127).astype(np.int8)
+    np.testing.assert_array_equal(q.to_numpy(), want)
+    if stag == "nhwc":      # an array in nhwc memory order, big-endian
+        be = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).astype(">f4").transpose(0, 3, 1, 2)
+        np.testing.assert_array_equal(dnnl.convert(be, dtag).to_numpy(), x)
+        np.testing.assert_array_equal(
+            dnnl.convert(be, dtag, "s8", scales=scales, axis=1).to_numpy(), want)

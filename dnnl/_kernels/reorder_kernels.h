@@ -91,6 +91,27 @@ static void dnnl_py_transpose32(const unsigned int *src, long long ss,
             dst[a * ds + b] = src[a + b * ss];
 }
 
+/* rows runs of ``run`` bytes each, ss and ds bytes apart: short runs (a
+   channel block of 16 f32, nhwc <-> nChw16c) by copies of a size known
+   here, which the compiler makes a few vector moves (a memcpy call per
+   64-byte run cost as much as the run). */
+#define DNNL_PY_COPY_ROWS_OF(bytes)                                          \
+    for (long long r = 0; r < rows; ++r, s += ss, d += ds)                  \
+        memcpy(d, s, bytes);                                                \
+    return;
+static void dnnl_py_copy_rows(const unsigned char *s, long long ss, unsigned char *d,
+                              long long ds, long long rows, long long run) {
+    switch (run) {
+    case 4: DNNL_PY_COPY_ROWS_OF(4)
+    case 8: DNNL_PY_COPY_ROWS_OF(8)
+    case 16: DNNL_PY_COPY_ROWS_OF(16)
+    case 32: DNNL_PY_COPY_ROWS_OF(32)
+    case 64: DNNL_PY_COPY_ROWS_OF(64)
+    case 128: DNNL_PY_COPY_ROWS_OF(128)
+    default: DNNL_PY_COPY_ROWS_OF(run)
+    }
+}
+
 /* A source in the other byte order (a big-endian array on a little-endian
    machine) is read through these: each run's elements swapped into a buffer
    in L1 first, so the kernels after them read this machine's order and the

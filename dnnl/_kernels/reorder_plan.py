@@ -210,9 +210,11 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
             loop[-1] = [loop[-1][0] * size, entry]   # nested linear ranges: one run
             continue
         loop.append([size, entry])
-    if not generic and len(loop) >= 2 and loop[-1][0] < SHORT_RUN:
-        # A short innermost run costs a work item each: run along the longest
-        # loop that is a step in every space instead (strided, but long).
+    if not generic and convert and len(loop) >= 2 and loop[-1][0] < SHORT_RUN:
+        # A short innermost run costs a conversion's setup each: run along
+        # the longest loop that is a step in every space instead (strided,
+        # but long). A copy's short runs go many to a work item, each by a
+        # move of its size (the kernel's Params.rows).
         long_ = [i for i, (n, e) in enumerate(loop[:-1]) if n >= LONG_RUN
                  and all(isinstance(e[k], int) for k in used)]
         if long_:
