@@ -166,6 +166,10 @@ def test_short_runs_copied_converted_and_swapped(stag, dtag, dims):
     q = dnnl.convert(src, dtag, "s8", scales=scales, axis=1)
     want = np.clip(np.rint(x / scales[None, :, None, None]), -128, 127).astype(np.int8)
     np.testing.assert_array_equal(q.to_numpy(), want)
+    # one scale and zero point: the fused loops over every run of an item
+    u8 = dnnl.convert(src, dtag, "u8", scales=0.37, zero_points=5)
+    want_u8 = np.clip(np.rint(x / np.float32(0.37) + 5), 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(u8.to_numpy(), want_u8)
     if stag == "nhwc":      # an array in nhwc memory order, big-endian
         be = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).astype(">f4").transpose(0, 3, 1, 2)
         np.testing.assert_array_equal(dnnl.convert(be, dtag).to_numpy(), x)
