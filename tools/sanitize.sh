@@ -24,6 +24,7 @@
 #        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
 #        left out (the run prints the levels it found);
 #      - at the best level: tests/test_reorder.py, test_reorder_plan.py,
+#        test_reorder_paths.py (every fast path against the generic one),
 #        test_arrays.py, test_array_inputs.py, test_array_views.py (every view
 #        kind, byte order and odd address), test_edge_cases.py,
 #        test_bad_input.py (more callers of the same kernels) and test_special_values.py (NaN/inf/huge/subnormal data
@@ -189,7 +190,8 @@ done
 # bad input, the array functions' direct runs) and the special values
 # against the numpy references
 run "reorder, arrays, edge cases, bad input, special values" "" tests/test_reorder.py \
-    tests/test_reorder_plan.py tests/test_arrays.py tests/test_array_inputs.py \
+    tests/test_reorder_plan.py tests/test_reorder_paths.py tests/test_arrays.py \
+    tests/test_array_inputs.py \
     tests/test_array_views.py tests/test_edge_cases.py tests/test_bad_input.py \
     tests/test_special_values.py
 DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests/test_fuzz_bad_input.py
