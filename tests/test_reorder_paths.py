@@ -166,6 +166,12 @@ def test_short_runs_copied_converted_and_swapped(stag, dtag, dims):
     q = dnnl.convert(src, dtag, "s8", scales=scales, axis=1)
     want = np.clip(np.rint(x / scales[None, :, None, None]), -128, 127).astype(np.int8)
     np.testing.assert_array_equal(q.to_numpy(), want)
+    # per-channel scales and zero points along the runs: gathered per element
+    zps = np.arange(dims[1], dtype=np.int32) % 7 + 100
+    u8c = dnnl.convert(src, dtag, "u8", scales=scales, zero_points=zps, axis=1)
+    t = x / scales[None, :, None, None] + zps.astype(np.float32)[None, :, None, None]  # in f32
+    want_u8c = np.clip(np.rint(t), 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(u8c.to_numpy(), want_u8c)
     # one scale and zero point: the fused loops over every run of an item
     u8 = dnnl.convert(src, dtag, "u8", scales=0.37, zero_points=5)
     want_u8 = np.clip(np.rint(x / np.float32(0.37) + 5), 0, 255).astype(np.uint8)
