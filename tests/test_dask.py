@@ -231,27 +231,34 @@ def client():
         yield c
 
 
-def _pid():
+def _worker_functions():
+    """The functions run on the workers. Made in here, they travel by value: a
+    module-level one travels by name, and workers cannot import this file when
+    the tests run from outside the checkout (an installed wheel)."""
     import os
-    return os.getpid()
+
+    def pid():
+        return os.getpid()
+
+    def has_dnnl():
+        return "dnnl._dask" in sys.modules
+
+    def reorder(src_md, dst_md, attr, src, scales):
+        """A reorder made from what crossed (descriptors, attributes, a
+        memory), and the pid it ran in."""
+        eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+        dst = dnnl.memory(dst_md, eng)
+        prim = dnnl.reorder(dnnl.reorder.primitive_desc(eng, src_md, eng, dst_md, attr))
+        sc = dnnl.memory(dnnl.memory.desc([len(scales)], "f32", "a"), eng,
+                         np.asarray(scales, np.float32))
+        prim.execute(dnnl.stream(eng), {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst,
+                                        dnnl.DNNL_ARG_ATTR_SCALES | dnnl.DNNL_ARG_DST: sc})
+        return os.getpid(), dst
+
+    return pid, has_dnnl, reorder
 
 
-def _has_dnnl():
-    return "dnnl._dask" in sys.modules
-
-
-def _reorder_on_worker(src_md, dst_md, attr, src, scales):
-    """On a worker: a reorder made from what crossed (descriptors, attributes,
-    a memory), and the pid it ran in."""
-    import os
-    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
-    dst = dnnl.memory(dst_md, eng)
-    prim = dnnl.reorder(dnnl.reorder.primitive_desc(eng, src_md, eng, dst_md, attr))
-    sc = dnnl.memory(dnnl.memory.desc([len(scales)], "f32", "a"), eng,
-                     np.asarray(scales, np.float32))
-    prim.execute(dnnl.stream(eng), {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst,
-                                    dnnl.DNNL_ARG_ATTR_SCALES | dnnl.DNNL_ARG_DST: sc})
-    return os.getpid(), dst
+_pid, _has_dnnl, _reorder_on_worker = _worker_functions()
 
 
 def test_local_cluster_of_worker_processes(client):
