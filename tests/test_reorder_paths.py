@@ -149,6 +149,37 @@ def test_short_runs_go_several_to_a_work_item(stag, dtag):
     assert plan().runs_per_item > 1
     with T.generic_plans():
         assert plan().runs_per_item == 1
+    # so do the quantizations from f32 of a run shorter than 16 (nChw8c's)
+    quant = dict(scales={dnnl.DNNL_ARG_DST: (2, None, "f32")})
+    pd = dnnl.reorder.primitive_desc(eng, T.make_md(spec[0]), eng,
+                                     T.make_md(spec[1][:2] + ("s8",) + spec[1][3:]),
+                                     T.build_attr(**quant))
+    assert pd._plan().runs_per_item > 1
+
+
+@pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS)
+@pytest.mark.parametrize("sdt, ddt", [("f32", "s8"), ("f32", "u8"), ("f32", "f32"),
+                                      ("f32", "bf16"), ("s8", "f32"), ("u8", "bf16"),
+                                      ("s8", "u8"), ("u8", "s8")])
+@pytest.mark.parametrize("sum", [None, (0.5,)])
+@pytest.mark.parametrize("dims", [[2, 40, 9, 11], [1, 24, 17, 19]])
+def test_short_runs_converted_with_per_channel_values(stag, dtag, sdt, ddt, sum, dims):
+    """Conversions of short runs (several runs as one flat run, or run by
+    run under a sum post-op, which reads dst) with per-channel scales on
+    both sides and dst zero points: as the generic plan computes them. With
+    323 pixels, the runs of a work item go along the pixels, not the channel
+    blocks (nChw16c -> nhwc)."""
+    chans = list(np.linspace(0.1, 2, dims[1]))
+    p = dict(src_spec=("tag", dims, sdt, stag),
+             src_bytes=bytes_of(dims, "f32" if sdt == "f32" else "s8", 7),
+             dst_spec=("tag", dims, ddt, dtag), dst_init_bytes=b"\x3c" * (int(np.prod(dims)) * 8),
+             scales={dnnl.DNNL_ARG_SRC: (2, chans[::-1], "f32"),
+                     dnnl.DNNL_ARG_DST: (2, chans, "f32")},
+             zero_points={dnnl.DNNL_ARG_DST: (2, [i % 5 for i in range(dims[1])], "s32")}
+             if ddt in ("s8", "u8") else None, sum=sum)
+    fast, generic = T.run_ours(**p), T.run_ours(**p, generic=True)
+    assert fast[0] == generic[0] == 0
+    assert fast[1] == generic[1]
 
 
 @pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS)

@@ -210,15 +210,26 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
             loop[-1] = [loop[-1][0] * size, entry]   # nested linear ranges: one run
             continue
         loop.append([size, entry])
-    if not generic and convert and len(loop) >= 2 and loop[-1][0] < SHORT_RUN:
+    if (not generic and convert and len(loop) >= 2 and loop[-1][0] < SHORT_RUN
+            and not _rows_convert(src_md, dst_md, used, loop)):
         # A short innermost run costs a conversion's setup each: run along
         # the longest loop that is a step in every space instead (strided,
         # but long). A copy's short runs go many to a work item, each by a
-        # move of its size (the kernel's Params.rows).
+        # move of its size (the kernel's Params.rows), and so do the
+        # conversions of _rows_convert.
         long_ = [i for i, (n, e) in enumerate(loop[:-1]) if n >= LONG_RUN
                  and all(isinstance(e[k], int) for k in used)]
         if long_:
             loop.append(loop.pop(max(long_, key=lambda i: loop[i][0])))
+    if (not generic and convert and len(loop) >= 3 and loop[-1][0] < LONG_RUN
+            and loop[-2][0] < SHORT_RUN):
+        # Short runs go many to a work item along loop -2: there, a longer
+        # loop (nChw16c -> nhwc: the pixels, not the 4 channel blocks) makes
+        # fewer, fuller items, along which per-channel values stay the same.
+        long_ = [i for i, (n, e) in enumerate(loop[:-2]) if n >= LONG_RUN
+                 and all(isinstance(e[k], int) for k in used)]
+        if long_:
+            loop.insert(-1, loop.pop(max(long_, key=lambda i: loop[i][0])))
     tile = None
     if not convert and not generic and _dtypes.size(src_md.data_type) == 4 \
             and len(loop) >= 2:
@@ -244,6 +255,18 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
                 pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,
                 pad_esize=_element_bytes(dst_md), stream=stream, release=release)
+
+
+def _rows_convert(src_md, dst_md, used, loop):
+    """Whether the kernel converts the short innermost runs of ``loop`` many
+    to a work item (reorder.pyx.in's _rows_by_element): contiguous runs from
+    f32 or int8, without a source zero point, to f32, bf16 or int8."""
+    dt = _dtypes.dt
+    return (src_md.data_type in (dt.f32, dt.s8, dt.u8)
+            and dst_md.data_type in (dt.f32, dt.bf16, dt.s8, dt.u8)
+            and SPACES.index("src zero points") not in used
+            and all(loop[-1][1][k] == 1 for k in range(TENSORS))
+            and all(isinstance(loop[-2][1][k], int) for k in used))
 
 
 def _element_bytes(md):
