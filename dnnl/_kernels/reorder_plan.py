@@ -259,13 +259,14 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
 
 def _rows_convert(src_md, dst_md, used, loop):
     """Whether the kernel converts the short innermost runs of ``loop`` many
-    to a work item (reorder.pyx.in's _rows_by_element): contiguous runs from
-    f32 or int8, without a source zero point, to f32, bf16 or int8."""
+    to a work item (reorder.pyx.in's _rows_by_element): runs from f32 or
+    int8, without a source zero point, to contiguous f32, bf16 or int8."""
     dt = _dtypes.dt
     return (src_md.data_type in (dt.f32, dt.s8, dt.u8)
             and dst_md.data_type in (dt.f32, dt.bf16, dt.s8, dt.u8)
             and SPACES.index("src zero points") not in used
-            and all(loop[-1][1][k] == 1 for k in range(TENSORS))
+            and isinstance(loop[-1][1][0], int) and isinstance(loop[-1][1][1], int)
+            and loop[-1][1][1] == 1
             and all(isinstance(loop[-2][1][k], int) for k in used))
 
 
