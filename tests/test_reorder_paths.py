@@ -133,8 +133,9 @@ def test_transposes_whose_rows_alias_in_the_caches(dims):
 
 SHORT_RUN_PAIRS = [("nhwc", "nChw16c"), ("nChw16c", "nhwc"), ("nhwc", "nChw8c"),
                    ("nChw4c", "nhwc"), ("nChw16c", "nChw8c")]
-#: ... and transposes, whose converted runs are gathered
-GATHERED_PAIRS = [("nchw", "nChw16c"), ("nchw", "nChw8c"), ("nchw", "nhwc")]
+#: ... and transposes (the first three gather their converted runs)
+TRANSPOSED_PAIRS = [("nchw", "nChw16c"), ("nchw", "nChw8c"), ("nchw", "nhwc"),
+                    ("nChw16c", "nchw"), ("nChw4c", "nchw"), ("nhwc", "nchw")]
 
 
 @pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS)
@@ -159,7 +160,7 @@ def test_short_runs_go_several_to_a_work_item(stag, dtag):
     assert pd._plan().runs_per_item > 1
 
 
-@pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS + GATHERED_PAIRS)
+@pytest.mark.parametrize("stag, dtag", SHORT_RUN_PAIRS + TRANSPOSED_PAIRS)
 @pytest.mark.parametrize("sdt, ddt", [("f32", "s8"), ("f32", "u8"), ("f32", "f32"),
                                       ("f32", "bf16"), ("s8", "f32"), ("u8", "bf16"),
                                       ("s8", "u8"), ("u8", "s8")])
