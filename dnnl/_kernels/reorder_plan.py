@@ -217,19 +217,17 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
         # but long). A copy's short runs go many to a work item, each by a
         # move of its size (the kernel's Params.rows), and so do the
         # conversions of _rows_convert.
-        long_ = [i for i, (n, e) in enumerate(loop[:-1]) if n >= LONG_RUN
-                 and all(isinstance(e[k], int) for k in used)]
-        if long_:
-            loop.append(loop.pop(max(long_, key=lambda i: loop[i][0])))
+        i = _longest_linear(loop[:-1], used)
+        if i is not None:
+            loop.append(loop.pop(i))
     if (not generic and convert and len(loop) >= 3 and loop[-1][0] < LONG_RUN
             and loop[-2][0] < SHORT_RUN):
         # Short runs go many to a work item along loop -2: there, a longer
         # loop (nChw16c -> nhwc: the pixels, not the 4 channel blocks) makes
         # fewer, fuller items, along which per-channel values stay the same.
-        long_ = [i for i, (n, e) in enumerate(loop[:-2]) if n >= LONG_RUN
-                 and all(isinstance(e[k], int) for k in used)]
-        if long_:
-            loop.insert(-1, loop.pop(max(long_, key=lambda i: loop[i][0])))
+        i = _longest_linear(loop[:-2], used)
+        if i is not None:
+            loop.insert(-1, loop.pop(i))
     tile = None
     if not convert and not generic and _dtypes.size(src_md.data_type) == 4 \
             and len(loop) >= 2:
@@ -255,6 +253,14 @@ def _range_plan(mds, lvs, used, ranges, convert, generic, parallel, pad_boxes):
                 src_dt=int(src_md.data_type), dst_dt=int(dst_md.data_type),
                 pad_boxes=pad_boxes, parallel=parallel, tile=tile, fused=not generic,
                 pad_esize=_element_bytes(dst_md), stream=stream, release=release)
+
+
+def _longest_linear(loops, used):
+    """Index of the longest of ``loops`` that has LONG_RUN positions or more
+    and is a step in every used space (the first of equals), else None."""
+    long_ = [i for i, (n, e) in enumerate(loops) if n >= LONG_RUN
+             and all(isinstance(e[k], int) for k in used)]
+    return max(long_, key=lambda i: loops[i][0]) if long_ else None
 
 
 def _rows_convert(src_md, dst_md, used, loop):
