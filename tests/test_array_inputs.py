@@ -14,6 +14,8 @@ from dnnl import _dtypes
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as TS
 
+pytestmark = [pytest.mark.compiled, pytest.mark.interop]
+
 LINEAR, NEAREST = dnnl.algorithm.resampling_linear, dnnl.algorithm.resampling_nearest
 
 

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 import dnnl
 
+pytestmark = [pytest.mark.compiled, pytest.mark.interop]
+
 try:
     import ml_dtypes
 except ImportError:     # pragma: no cover - the test extra installs it
@@ -27,9 +29,7 @@ except ImportError:     # pragma: no cover - the test extra installs it
 
 FLOATS = [np.float32, np.float16, np.float64] + ([ml_dtypes.bfloat16] if ml_dtypes else [])
 INTS = [np.int8, np.uint8, np.int32]
-EXAMPLES = 500
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow,
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])
 
 
@@ -493,8 +493,7 @@ def foreign_views(draw, kinds, orders=(">",)):
     return view, label
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(foreign_views(SWAP_FLOATS), st.sampled_from(["s8", "u8", "s32"]),
        st.sampled_from([None, 1]), st.booleans())
 def test_quantize_other_byte_order_in_place(case, dtype, axis, zero_point):
@@ -504,8 +503,7 @@ def test_quantize_other_byte_order_in_place(case, dtype, axis, zero_point):
     _check(lambda a: dnnl.quantize(a, scales, zps, axis=axis, dtype=dtype), view, label)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(foreign_views(SWAP_FLOATS + [np.int32]),
        st.sampled_from(["abcd", "acdb", "aBcd16b", "dcba"]),
        st.sampled_from([None, "f32", "bf16", "f16", "s8"]))
@@ -516,8 +514,7 @@ def test_convert_other_byte_order_in_place(case, tag, dtype):
     _check(lambda a: dnnl.convert(a, tag, dtype), view, label)
 
 
-@settings(max_examples=100, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(foreign_views([np.int32]), st.sampled_from([np.float32, np.float64]))
 def test_dequantize_other_byte_order_in_place(case, dtype):
     view, label = case
@@ -562,8 +559,7 @@ def test_swapped_plan_reads_the_other_byte_order():
                    [None] * 4, False, parallel_min=1 << 62).swapped()
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(foreign_views([np.float32], ("=", ">")), st.sampled_from(["s8", "u8", "bf16"]),
        st.sampled_from([None, 1]))
 def test_strided_views_long_runs(case, dtype, axis):

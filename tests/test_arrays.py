@@ -8,12 +8,14 @@ import ctypes
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl import _interop, _prepared, arrays
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as TS
+
+pytestmark = [pytest.mark.compiled, pytest.mark.interop]
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
@@ -33,7 +35,6 @@ def test_c_contiguous_is_abcd_and_zero_copy():
     assert mem.to_numpy()[0, 0, 0] == 42.0
 
 
-@settings(max_examples=60)
 @given(st.data())
 def test_any_dense_permutation_gives_its_plain_tag(data):
     nd = data.draw(st.integers(1, 5))
@@ -354,7 +355,6 @@ def test_quantize_hand_computed():
     assert dnnl.quantize(np.float64(2.5), 1.0).shape == ()
 
 
-@settings(max_examples=40)
 @given(st.data())
 def test_quantize_dequantize_match_the_reference(data):
     nd = data.draw(st.integers(1, 4))
@@ -378,7 +378,6 @@ def test_quantize_dequantize_match_the_reference(data):
     assert np.array_equal(back, exp_back)
 
 
-@settings(max_examples=30)
 @given(st.data())
 def test_convert_layouts_and_types(data):
     dims = data.draw(st.lists(st.integers(1, 9), min_size=4, max_size=4))
@@ -426,7 +425,6 @@ def test_bad_input_raises_dnnl_error(call):
 
 
 # ------------------------------------------------------------------ resample
-@settings(max_examples=40)
 @given(st.data())
 def test_resample_matches_the_reference(data):
     k = data.draw(st.integers(1, 3))

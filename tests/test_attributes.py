@@ -6,7 +6,7 @@ import os
 import struct
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl import attr as attr_mod
@@ -15,6 +15,8 @@ from dnnl._enums import (C, accumulation_mode as AM, algorithm as A, data_type a
                          scratchpad_mode as SM)
 from dnnl.attr import DEFAULT_QUANT_ENTRY, post_ops, primitive_attr
 from dnnl.testing import interpreter
+
+pytestmark = pytest.mark.model
 
 SRC, SRC_1, SRC_2, DST = C["DNNL_ARG_SRC"], C["DNNL_ARG_SRC_1"], C["DNNL_ARG_SRC_2"], C["DNNL_ARG_DST"]
 WEI, WEI_1, WEI_2, BIAS = (C["DNNL_ARG_WEIGHTS"], C["DNNL_ARG_WEIGHTS_1"],
@@ -356,7 +358,6 @@ def test_non_default_parts_full():
         "accumulation_mode", "fpmath_mode"})
 
 
-@settings(max_examples=80, deadline=None)
 @given(st.dictionaries(st.sampled_from([SRC, DST, WEI, SRC_1]), st.integers(0, 2 ** 12)),
        st.sampled_from(list(FM)), st.booleans(), st.sampled_from(list(AM)))
 def test_hypothesis_round_trip(masks, fm, a2i, am):

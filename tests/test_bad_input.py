@@ -17,6 +17,8 @@ import pytest
 import dnnl
 from dnnl import capi
 
+pytestmark = pytest.mark.compiled
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 STRM = dnnl.stream(ENG)
 P = ctypes.c_void_p

@@ -15,7 +15,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "benchmarks", "bench_calls.py")
 
 # CI's wheel run copies tests/ without benchmarks/
-pytestmark = pytest.mark.skipif(not os.path.exists(SCRIPT), reason="no benchmarks/ here")
+pytestmark = [pytest.mark.package,
+              pytest.mark.skipif(not os.path.exists(SCRIPT), reason="no benchmarks/ here")]
 
 
 def test_bench_calls_quick(tmp_path):

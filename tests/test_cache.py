@@ -22,6 +22,8 @@ from dnnl.resampling import resampling_forward
 from dnnl.testing import reorder as T
 from dnnl.testing import interpreter
 
+pytestmark = pytest.mark.model
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -9,12 +9,14 @@ classes (a new setter fails the test until it is listed), and random
 sequences of them are compared by key and by oneDNN's attribute equality.
 """
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl import _cache
 from dnnl._settings import Settings, settings
 from dnnl.attr import post_ops, primitive_attr
+
+pytestmark = pytest.mark.model
 
 ARG_SRC, ARG_DST = dnnl.DNNL_ARG_SRC, dnnl.DNNL_ARG_DST
 ARG_WEIGHTS = dnnl.DNNL_ARG_WEIGHTS
@@ -109,7 +111,6 @@ def test_every_post_op_changes_the_key(name):
 
 
 @given(st.lists(STEPS, max_size=6), st.lists(STEPS, max_size=6))
-@hsettings(max_examples=300, deadline=None)
 def test_attribute_keys_equal_exactly_when_attributes_do(steps_a, steps_b):
     a, b = primitive_attr(), primitive_attr()
     for n, i in steps_a:
@@ -124,7 +125,6 @@ def test_attribute_keys_equal_exactly_when_attributes_do(steps_a, steps_b):
 
 
 @given(st.lists(PO_STEPS, max_size=5), st.lists(PO_STEPS, max_size=5))
-@hsettings(max_examples=200, deadline=None)
 def test_post_ops_keys_equal_exactly_when_post_ops_do(steps_a, steps_b):
     a, b = _ops(steps_a), _ops(steps_b)
     assert (a.cache_key() == b.cache_key()) == (a == b)
@@ -181,7 +181,6 @@ def descs(draw):
 
 
 @given(descs(), descs())
-@hsettings(max_examples=400, deadline=None)
 def test_descriptor_keys_are_one_token_per_value(a, b):
     assert (a.cache_key() is b.cache_key()) == (a == b)
     assert a.cache_key() is a.cache_key()

@@ -17,6 +17,8 @@ import dnnl._isa
 import dnnl.capi as lib
 from dnnl._capi_base import CFunction
 
+pytestmark = pytest.mark.compiled
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 P, p_, i_, i64 = ctypes.POINTER, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64
 Dims = i64 * 12

@@ -15,6 +15,8 @@ import pytest
 import dnnl
 from dnnl import _constants, _enums
 
+pytestmark = [pytest.mark.compiled, pytest.mark.package]
+
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 HEADER = pathlib.Path(ROOT, "include", "dnnl_types.h").read_text()
 

@@ -9,10 +9,12 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl.testing import interpreter
+
+pytestmark = pytest.mark.interop
 
 da = pytest.importorskip("dask.array")
 import dask  # noqa: E402
@@ -42,7 +44,6 @@ def batch(shape, dtype=np.float32):
 
 
 # ------------------------------------------------------------------ resampling
-@settings(max_examples=40)
 @given(data=st.data(), rank=st.integers(1, 3), last=st.booleans(),
        mode=st.sampled_from(["linear", "nearest"]),
        dtype=st.sampled_from([np.float32, np.float16, np.uint8, np.int8, np.int32]))
@@ -79,7 +80,6 @@ def test_every_layout_name(layout):
 
 
 # ------------------------------------------------------------------ quantization
-@settings(max_examples=40)
 @given(data=st.data(), ndim=st.integers(1, 4), per_axis=st.booleans(),
        dtype=st.sampled_from(["s8", "u8", "s32"]), with_zp=st.booleans(),
        source=st.sampled_from([np.float32, np.float64, np.float16]))

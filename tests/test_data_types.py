@@ -6,11 +6,13 @@ import struct
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from dnnl import _kernels
 from dnnl.testing import dtypes as R
+
+pytestmark = pytest.mark.kernels
 
 cv = _kernels.load("convert")     # the level this CPU runs (ISA cap)
 
@@ -81,7 +83,6 @@ def test_encode_every_16_bit_pattern_of_f32_high_half(dt):
     np.testing.assert_array_equal(enc(x, dt), R.encode(x, dt))
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 2 ** 32 - 1), min_size=1, max_size=64))
 def test_random_bit_patterns(words):
     x = np.array(words, np.uint32).view(np.float32)
@@ -89,7 +90,6 @@ def test_random_bit_patterns(words):
         assert (cv.from_f32(x, dt) == R.to_bytes(R.encode(x, dt), dt)).all(), dt
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(-1e4, 1e4, width=32), min_size=1, max_size=64))
 def test_random_moderate_values(values):
     x = np.array(values, np.float32)

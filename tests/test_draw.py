@@ -7,6 +7,8 @@ import pytest
 import dnnl
 from dnnl.draw import layout_grid
 
+pytestmark = pytest.mark.model
+
 
 @pytest.mark.parametrize("dims, tag", [
     ([2, 3, 2, 3], "nchw"), ([2, 3, 2, 3], "nhwc"), ([1, 17, 2, 2], "nChw8c"),

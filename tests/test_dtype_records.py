@@ -25,6 +25,8 @@ from dnnl import _kernels
 from dnnl.testing import dtypes as T
 from dnnl.testing import reorder as TR
 
+pytestmark = pytest.mark.model
+
 cv = _kernels.load("convert")     # the level this CPU runs (ISA cap)
 
 dt = data_type

@@ -15,6 +15,8 @@ import dnnl
 import dnnl.capi as lib
 from dnnl.resampling import resampling_backward, resampling_forward
 
+pytestmark = pytest.mark.compiled
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 S = dnnl.stream(ENG)
 A = dnnl.algorithm

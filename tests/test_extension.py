@@ -23,6 +23,8 @@ from dnnl._settings import settings
 from dnnl._memory import span_bytes
 from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
+pytestmark = pytest.mark.package
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 ARG_SRC, ARG_DST = dnnl.DNNL_ARG_SRC, dnnl.DNNL_ARG_DST
 builds = []     # the plans built, to see the cache share them

@@ -23,6 +23,8 @@ import pytest
 
 import dnnl
 
+pytestmark = pytest.mark.model
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "data", "format_tag_layout.json")) as f:
     _DATA = json.load(f)

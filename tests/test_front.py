@@ -18,8 +18,9 @@ from dnnl import _prepared
 from dnnl._front import Front
 from dnnl._settings import settings as switches
 
-SETTINGS = settings(max_examples=300, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
+pytestmark = pytest.mark.compiled
+
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow])
 
 
 def _nhwc(x):

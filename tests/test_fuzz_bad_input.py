@@ -12,7 +12,8 @@ the wrong type...) and calls the object API or the flat C API. The rules:
   ctypes array or numpy array sits between guard zones that are checked
   after every case.
 
-``DNNL_FUZZ_CASES`` sets the number of cases (default 3,000, a few seconds);
+``DNNL_FUZZ_CASES`` sets the number of cases (default: 30 for each example
+of the hypothesis profile, 3,000 under ``ci``, a few seconds);
 ``DNNL_FUZZ_SEED`` the seed. ``python tests/test_fuzz_bad_input.py [N]`` runs
 the fuzzer alone and prints the outcome counts.
 """
@@ -23,9 +24,13 @@ import random
 import sys
 
 import numpy as np
+import pytest
+from hypothesis import settings
 
 import dnnl
 from dnnl import capi
+
+pytestmark = pytest.mark.compiled
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 STRM = dnnl.stream(ENG)
@@ -611,7 +616,8 @@ def run(n, seed=2026):
 
 
 def test_fuzz_bad_input():
-    n = int(os.environ.get("DNNL_FUZZ_CASES", "3000"))
+    # the profile's scale (tests/conftest.py), unless the variable says
+    n = int(os.environ.get("DNNL_FUZZ_CASES", 30 * settings.default.max_examples))
     out = run(n, int(os.environ.get("DNNL_FUZZ_SEED", "2026")))
     assert out["cases"] == n
     assert not out.problems, "\n".join(out.problems)

@@ -24,6 +24,8 @@ import pytest
 from dnnl._isa import arch
 from dnnl.testing import interpreter
 
+pytestmark = pytest.mark.compiled
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PINNED = os.path.join(ROOT, "tests", "data", "isa_digests.json")
 AARCH64 = arch() == "aarch64"
@@ -31,9 +33,6 @@ AARCH64 = arch() == "aarch64"
 # only the baseline is built, and ONEDNN_MAX_CPU_ISA=advanced_simd is its cap.
 LEVEL_CAPS = ({"": "advanced_simd"} if AARCH64 else
               {"": "sse41", "x86_64_v3": "avx2", "x86_64_v4": "avx512_core"})
-KERNEL_TESTS = ["tests/test_reorder_paths.py", "tests/test_resampling.py",
-                "tests/test_resampling_paths.py", "tests/test_quant_runs.py",
-                "tests/test_data_types.py", "tests/test_post_ops.py"]
 
 
 def run_py(code, **env):
@@ -413,10 +412,12 @@ def test_kernel_tests_pass_at_lower_levels(level):
     if level is None:
         pytest.skip("a single kernel level is built or runnable here")
     e = dict(os.environ, ONEDNN_MAX_CPU_ISA=LEVEL_CAPS[level])
-    r = interpreter.run(["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+    # the tests marked "kernels", on one process: this test already shares
+    # the machine with the rest of the suite
+    r = interpreter.run(["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
                          "--import-mode=importlib", "--rootdir", ROOT,
-                         "-c", os.path.join(ROOT, "pyproject.toml")]
-                        + [os.path.join(ROOT, t) for t in KERNEL_TESTS],
+                         "-c", os.path.join(ROOT, "pyproject.toml"), "-m", "kernels",
+                         "-o", "addopts=--strict-markers", os.path.join(ROOT, "tests")],
                         env=e, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, r.stdout[-3000:]
 

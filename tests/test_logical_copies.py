@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import dnnl
 from dnnl._kernels import offsets as O
 
+pytestmark = pytest.mark.compiled
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 CODES = {"u8": np.uint8, "s8": np.uint8, "bf16": np.uint16, "f16": np.uint16,
          "f32": np.uint32, "s32": np.uint32}
@@ -25,7 +27,7 @@ def _perm_strides(dims, perm):
     return strides
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_small_types_in_permuted_layouts(data):
     nd = data.draw(st.integers(2, 4))

@@ -3,10 +3,12 @@ import ctypes
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl._kernels.offsets import all_offsets, padding_offsets
+
+pytestmark = pytest.mark.model
 
 F = dnnl.memory.format_tag
 IA = dnnl.status.invalid_arguments
@@ -232,7 +234,6 @@ def tagged_desc(draw, dts=("f32", "s8", "bf16")):
     return desc(dims, draw(st.sampled_from(dts)), tag)
 
 
-@settings(max_examples=150, deadline=None)
 @given(tagged_desc())
 def test_offsets_are_a_bijection_onto_non_padding(md):
     offs = all_offsets(md)
@@ -245,7 +246,6 @@ def test_offsets_are_a_bijection_onto_non_padding(md):
     assert everything.min() == 0 and everything.max() == span - 1
 
 
-@settings(max_examples=100, deadline=None)
 @given(tagged_desc(dts=("f32", "s8", "bf16", "u8", "f16", "s32")), st.randoms())
 def test_logical_round_trip(md, rnd):
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
@@ -260,7 +260,6 @@ def test_logical_round_trip(md, rnd):
         assert (raw[padding_offsets(md)] == 0).all()
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.data())
 def test_submemory_offsets_consistent_with_parent(dims, data):
     nd = len(dims)
@@ -278,7 +277,6 @@ def test_submemory_offsets_consistent_with_parent(dims, data):
     assert (all_offsets(sub).reshape(sub_dims) == whole[region]).all()
 
 
-@settings(max_examples=100, deadline=None)
 @given(tagged_desc(), st.data())
 def test_permute_axes_relabels_offsets(md, data):
     perm = data.draw(st.permutations(range(md.ndims)))
@@ -289,7 +287,6 @@ def test_permute_axes_relabels_offsets(md, data):
     assert p.permute_axes(list(inverse)) == md
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(1, 5), min_size=1, max_size=5), st.data())
 def test_plain_reshape_round_trip(dims, data):
     md = desc(dims, "f32", "abcde"[:len(dims)])

@@ -8,12 +8,15 @@ every padded position outside ``dims``, and a logical write puts value ``k``
 at ``all_offsets(md)[k]``.
 """
 import numpy as np
-from hypothesis import assume, given, settings, strategies as st
+import pytest
+from hypothesis import assume, given, strategies as st
 
 import dnnl
 from dnnl import _dtypes
 from dnnl._kernels import offsets as O
 from dnnl._memory import span_bytes
+
+pytestmark = pytest.mark.compiled
 
 desc = dnnl.memory.desc
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
@@ -115,7 +118,6 @@ def any_desc(dts=("f32",)):
 
 
 # -- analytic metadata against the tables -------------------------------------------
-@settings(max_examples=400, deadline=None)
 @given(any_desc(ALL_TYPES))
 def test_max_offset_and_span_match_the_tables(md):
     assert O.max_offset(md) == old_max_offset(md)
@@ -134,7 +136,6 @@ def test_max_offset_and_span_match_the_tables(md):
                               else elems * md.data_type_size())
 
 
-@settings(max_examples=300, deadline=None)
 @given(any_desc(), st.data())
 def test_dim_pieces_cover_any_range_in_order(md, data):
     d = data.draw(st.integers(0, md.ndims - 1))
@@ -152,7 +153,6 @@ def test_dim_pieces_cover_any_range_in_order(md, data):
     assert got == [O.dim_offset(lv, i) for i in range(lo, hi)]
 
 
-@settings(max_examples=300, deadline=None)
 @given(any_desc(("f32", "s4")))
 def test_boxes_are_the_tables(md):
     expect = O.all_offsets(md).reshape(md.dims)
@@ -221,20 +221,17 @@ def _check_round_trip(parent, md, seed):
         assert (got.view(bits) == codes.view(bits)).all()
 
 
-@settings(max_examples=300, deadline=None)
 @given(tagged(ALL_TYPES), st.integers(0, 2 ** 32))
 def test_round_trip_every_tag_and_type(md, seed):
     _check_round_trip(md, md, seed)
 
 
-@settings(max_examples=200, deadline=None)
 @given(sub(tagged(ALL_TYPES)), st.integers(0, 2 ** 32))
 def test_round_trip_submemory_leaves_the_rest(parent_sub, seed):
     parent, md = parent_sub
     _check_round_trip(parent, md, seed)
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.one_of(strided(ALL_TYPES), tagged(ALL_TYPES).flatmap(
     lambda md: st.permutations(range(md.ndims)).map(md.permute_axes))), st.integers(0, 2 ** 32))
 def test_round_trip_strided_and_permuted(md, seed):
@@ -289,7 +286,6 @@ def test_deferred_plans_run_once_built():
 
 
 @given(st.lists(st.integers(1, 70), min_size=1, max_size=4), st.data())
-@settings(max_examples=150, deadline=None)
 def test_copy_box_is_a_strided_copy(sizes, data):
     """``copy_box`` against numpy: any axis order on either side, every element size."""
     esize = data.draw(st.sampled_from([1, 2, 4, 8]))
@@ -306,7 +302,6 @@ def test_copy_box_is_a_strided_copy(sizes, data):
     assert (out == view).all()
 
 
-@settings(max_examples=12, deadline=None)
 @given(st.sampled_from([("nhwc", "f32"), ("nChw16c", "f32"), ("nChw16c", "bf16"),
                         ("nhwc", "u8"), ("nchw", "s8"), ("NChw16n16c", "f32"),
                         ("nChw8c", "u4"), ("chwn", "f64")]),

@@ -5,7 +5,11 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 import dnnl
+
+pytestmark = pytest.mark.package
 
 
 def test_version_is_the_distribution_version():

@@ -12,6 +12,8 @@ import pytest
 
 import dnnl
 
+pytestmark = [pytest.mark.interop, pytest.mark.model]
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
 

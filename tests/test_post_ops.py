@@ -6,7 +6,7 @@ import struct
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl._enums import C, algorithm as A, data_type as DT, primitive_kind as PK, status
@@ -15,6 +15,8 @@ from dnnl.attr import (POST_OPS_LIMIT, binary_broadcast_dims, binary_src1_mask,
                        check_binary_src1, post_ops)
 from dnnl import _kernels
 from dnnl.testing import post_ops as R
+
+pytestmark = pytest.mark.kernels
 
 K = _kernels.load("postops_api")   # the level this CPU runs (ISA cap)
 
@@ -175,7 +177,6 @@ def test_copy_is_independent_and_equality():
     assert a == b  # NaN == NaN as in oneDNN's comparison
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.one_of(
     st.tuples(st.just("sum"), st.floats(-1e3, 1e3, width=32), st.integers(-128, 127)),
     st.tuples(st.just("eltwise"), st.sampled_from(R.ELTWISE_ALGS),
@@ -331,7 +332,6 @@ def test_broadcast_helpers():
     assert st_of(check_binary_src1, (4, 3), desc([1, 3], "f64", "ab")) == 2
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=5), st.integers(0, 31))
 def test_mask_round_trip(dims, mask):
     src1 = [d if (mask >> i) & 1 else 1 for i, d in enumerate(dims)]

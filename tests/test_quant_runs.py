@@ -14,6 +14,8 @@ import pytest
 import dnnl
 from dnnl.testing import reorder as T
 
+pytestmark = pytest.mark.kernels
+
 DST = dnnl.DNNL_ARG_DST
 SRC = dnnl.DNNL_ARG_SRC
 NAN_BITS = [0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345, 0x7fbfffff]

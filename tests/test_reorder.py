@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 import dnnl
 from dnnl.testing import reorder as T
 
+pytestmark = pytest.mark.compiled
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 S = dnnl.stream(ENG)
 FROM, TO = dnnl.DNNL_ARG_FROM, dnnl.DNNL_ARG_TO
@@ -22,7 +24,7 @@ def _check(p):
     return st_u
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(st.data(), st.integers(0, 2 ** 32 - 1))
 def test_random_problems_match_reference(data, seed):
     """Random dims/layouts (incl. sub-memory, strides with gaps, blocked with
@@ -32,7 +34,7 @@ def test_random_problems_match_reference(data, seed):
     _check(p)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(st.data(), st.integers(0, 2 ** 32 - 1))
 def test_runtime_dims_match_reference(data, seed):
     p = T.random_problem(T.HypothesisChooser(data), np.random.default_rng(seed),

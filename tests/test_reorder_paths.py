@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import dnnl
 from dnnl.testing import reorder as T
 
+pytestmark = pytest.mark.kernels
+
 
 def plan_path(src_spec, dst_spec, **attrs):
     eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
@@ -73,7 +75,7 @@ def test_paths_are_exercised():
     assert plan_path(("tag", big, "f32", "nchw"), ("tag", big, "s8", "nchw")) == "convert"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(st.data(), st.integers(0, 2 ** 32 - 1))
 def test_random_problems_fast_equals_generic(data, seed):
     p = T.random_problem(T.HypothesisChooser(data), np.random.default_rng(seed))

@@ -15,6 +15,8 @@ from dnnl.testing import reorder as T
 from dnnl._kernels import reorder_plan
 from dnnl._settings import settings as switches
 
+pytestmark = pytest.mark.compiled
+
 BLOCK_SIZES = [1, 2, 3, 4, 8, 16, 17, 24, 32, 48, 64]
 
 
@@ -34,7 +36,7 @@ def _tag_spec(draw, dims, dt):
     return ("tag", list(dims), dt, "abcdef"[:nd])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_blocked_plans_equal_generic(data):
     """Dims that are multiples of the blocks (and some that are not), blocked

@@ -8,6 +8,8 @@ from dnnl.resampling import post_op_src1_arg, resampling_backward, resampling_fo
 from dnnl.testing import dtypes as D
 from dnnl.testing import resampling as R
 
+pytestmark = pytest.mark.kernels
+
 A = dnnl.algorithm
 NEAREST, LINEAR = A.resampling_nearest, A.resampling_linear
 FWD, INF = dnnl.prop_kind.forward_training, dnnl.prop_kind.forward_inference

@@ -14,6 +14,8 @@ from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.testing import dtypes as D
 from dnnl.testing import resampling as R
 
+pytestmark = pytest.mark.kernels
+
 A = dnnl.algorithm
 NEAREST, LINEAR = A.resampling_nearest, A.resampling_linear
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)

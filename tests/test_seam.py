@@ -18,6 +18,8 @@ from dnnl import verbose
 from dnnl.resampling import post_op_src1_arg, resampling_forward
 from dnnl.testing import interpreter
 
+pytestmark = pytest.mark.source
+
 # the package under test: the source tree, or the installed wheel
 PKG = os.path.dirname(os.path.abspath(dnnl.__file__))
 ROOT = os.path.dirname(PKG)

@@ -16,6 +16,8 @@ import dnnl
 from dnnl import _format
 from dnnl import capi as lib
 
+pytestmark = pytest.mark.compiled
+
 desc = dnnl.memory.desc
 dt, fk, enc = dnnl.memory.data_type, dnnl.memory.format_kind, dnnl._enums.sparse_encoding
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)

@@ -16,6 +16,8 @@ import dnnl
 from dnnl.testing import dtypes as D
 from dnnl.testing import reorder as T
 
+pytestmark = pytest.mark.compiled
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 S = dnnl.stream(ENG)
 FROM, TO = dnnl.DNNL_ARG_FROM, dnnl.DNNL_ARG_TO

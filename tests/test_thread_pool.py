@@ -15,6 +15,8 @@ import pytest
 import dnnl
 from dnnl import _threads
 
+pytestmark = pytest.mark.compiled
+
 AFFINITY = len(os.sched_getaffinity(0))
 
 

@@ -21,6 +21,8 @@ import dnnl.capi as lib
 from dnnl import _cache, verbose
 from dnnl._settings import settings
 
+pytestmark = pytest.mark.compiled
+
 THREADS = 8
 ROUNDS = 250
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)

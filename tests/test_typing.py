@@ -14,6 +14,8 @@ import pytest
 
 from dnnl.testing import interpreter
 
+pytestmark = pytest.mark.typing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

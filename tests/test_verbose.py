@@ -15,6 +15,8 @@ import dnnl
 from dnnl import verbose
 from dnnl.testing import interpreter
 
+pytestmark = pytest.mark.model
+
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 D = [2, 17, 3, 4]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -14,6 +14,8 @@ import dnnl.capi
 import oracle as _oracle_mod
 from dnnl._enums import C
 
+pytestmark = pytest.mark.conformance
+
 P, I64 = ctypes.c_void_p, ctypes.c_int64
 ALLOCATE = P(C["DNNL_MEMORY_ALLOCATE"] & (2 ** 64 - 1))
 

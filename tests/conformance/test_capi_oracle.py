@@ -24,6 +24,8 @@ import dnnl.capi
 import oracle as _oracle_mod
 from dnnl._enums import C, C_ENUMS
 
+pytestmark = pytest.mark.conformance
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "examples"))
 

@@ -23,6 +23,8 @@ from oracle import record  # tests/conformance/oracle.py (path set by conftest)
 from dnnl import _kernels
 from dnnl.testing import dtypes as R
 
+pytestmark = pytest.mark.conformance
+
 cv = _kernels.load("convert")     # the level this CPU runs (ISA cap)
 
 MD_TYPES = (R.F16, R.BF16, R.S32, R.S8, R.U8, R.E5M2, R.E4M3, R.S4, R.U4,

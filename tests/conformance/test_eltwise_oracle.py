@@ -23,6 +23,8 @@ from dnnl.testing import post_ops as R
 from dnnl.attr import primitive_attr, post_ops
 import dnnl
 
+pytestmark = pytest.mark.conformance
+
 K = _kernels.load("postops_api")   # the level this CPU runs (ISA cap)
 
 _p = ctypes.c_void_p

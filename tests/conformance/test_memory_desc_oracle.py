@@ -28,6 +28,8 @@ import pytest
 import dnnl
 import oracle as oracle_mod
 
+pytestmark = pytest.mark.conformance
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "..", "data", "format_tag_layout.json")) as f:
     _DATA = json.load(f)

@@ -59,6 +59,8 @@ from dnnl.testing import reorder as T
 
 from oracle import lacks_native_support, record  # noqa: E402  (conftest puts the folder on sys.path)
 
+pytestmark = pytest.mark.conformance
+
 N_PROBLEMS = 2400
 BATCHES = 8
 

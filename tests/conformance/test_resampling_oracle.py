@@ -32,6 +32,8 @@ from dnnl.resampling import post_op_src1_arg, resampling_backward, resampling_fo
 from dnnl.testing import dtypes as D
 from dnnl.testing import resampling as R
 
+pytestmark = pytest.mark.conformance
+
 A = dnnl.algorithm
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 STREAM = dnnl.stream(ENG)

@@ -22,6 +22,8 @@ import dnnl.capi
 import oracle as _oracle_mod
 from dnnl._enums import C
 
+pytestmark = pytest.mark.conformance
+
 P = ctypes.POINTER
 p_, i_, i64, sz = ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_size_t
 Dims = i64 * 12

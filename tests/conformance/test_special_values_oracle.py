@@ -40,6 +40,8 @@ from dnnl.testing import dtypes as D
 from dnnl.testing import reorder as T
 from dnnl.testing import resampling as R
 
+pytestmark = pytest.mark.conformance
+
 A = dnnl.algorithm
 ENG = RS.ENG
 STREAM = RS.STREAM

@@ -76,6 +76,10 @@ import random
 import re
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.conformance
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if __name__ == "__main__":      # run as a script: this tree's dnnl, not an installed one
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
