@@ -22,11 +22,11 @@
 #     changed) and built in place there: `setup.py build_ext --inplace --parallel 1`;
 #  5. inside: the build must have no x86 level; the ISA queries and the verbose
 #     header are printed (for qemu's default CPU, and for QEMU_CPU=cortex-a72 and
-#     a64fx); the kernel tests (tests/test_isa.py and its
-#     KERNEL_TESTS, tests/test_reorder.py) and every example run; tests/test_isa.py
+#     a64fx); the kernel tests (the files marked kernels), tests/test_isa.py
+#     and tests/test_reorder.py, in one process, and every example run; tests/test_isa.py
 #     compares the digests of its fixed reorders and resamplings with the ones
 #     pinned in tests/data/isa_digests.json (measured on x86-64 at every level).
-# CHECK_TESTS overrides the test files of step 5 (e.g. "tests/test_isa.py").
+# CHECK_TESTS overrides the pytest arguments of step 5 (e.g. "tests/test_isa.py").
 # Nothing is written to the repository; ROOT can be removed with rm -rf once
 # nothing is mounted in it (the script unmounts on exit).
 set -euo pipefail
@@ -130,7 +130,7 @@ done
 
 step "tests: $tests"
 local t1=$SECONDS
-inside sh -c "cd /src/dnnl && ${heavy[*]} /opt/venv/bin/python -m pytest -q -p no:cacheprovider $tests"
+inside sh -c "cd /src/dnnl && ${heavy[*]} /opt/venv/bin/python -m pytest -q -p no:cacheprovider -o addopts=--strict-markers $tests"
 echo "tests: $((SECONDS - t1)) s under emulation"
 
 step "every example"

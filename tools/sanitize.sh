@@ -178,7 +178,7 @@ run() {   # run <what> <cap or ""> pytest-args...
     # both cores (pytest-xdist): each worker loads the plugin and inherits the
     # preloaded runtimes and their log paths
     ONEDNN_MAX_CPU_ISA="$cap" "$py" -m pytest -q -p sanitize_alloc -p no:cacheprovider \
-        -o addopts="--strict-markers" -n "$jobs" "$@" tests || failed=1
+        -o addopts="--strict-markers" -n "$jobs" --durations=10 "$@" tests || failed=1
 }
 
 declare -A cap_of=([baseline]=sse41 [x86_64_v3]=avx2 [x86_64_v4]="")

@@ -413,7 +413,9 @@ def copy_box(size_t src, size_t dst, int esize, axes, bint threads=True):
 # -- 4-bit elements: two per byte, the low nibble first (oneDNN's packing) -------------
 cdef void _unpack(const uint8_t* s, int64_t first, int64_t n, uint8_t* d,
                   bint signed) noexcept nogil:
-    cdef uint16_t* w
+    # (two output bytes a 16-bit word, stored with memcpy: d + j need not be
+    # 2-byte aligned, and a misaligned uint16_t store is undefined in C)
+    cdef uint8_t* w
     cdef int64_t j = 0, i, m
     cdef uint16_t x, ext = 0x1E if signed else 0    # 8 * 0x1E == 0xF0
     if n <= 0:
@@ -424,11 +426,12 @@ cdef void _unpack(const uint8_t* s, int64_t first, int64_t n, uint8_t* d,
         j = 1
     s += (first + j) >> 1
     m = (n - j) >> 1
-    w = <uint16_t*>(d + j)
+    w = d + j
     for i in range(m):
         x = s[i]
         x = (x & 15) | ((x & 0xF0) << 4)
-        w[i] = x | ((x & 0x0808) * ext)
+        x = x | ((x & 0x0808) * ext)
+        memcpy(w + 2 * i, &x, 2)
     if (n - j) & 1:
         x = s[m] & 15
         d[n - 1] = <uint8_t>(x | ((x & 8) * ext))
@@ -506,7 +509,8 @@ def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):
     four bits of ``src[0 .. n - 1]``; the other nibbles keep their values."""
     cdef const uint8_t* s = <const uint8_t*>src
     cdef uint8_t* d = <uint8_t*>dst
-    cdef const uint16_t* w
+    cdef const uint8_t* w
+    cdef uint16_t x
     cdef int64_t j = 0, i, m
     if n <= 0:
         return
@@ -516,9 +520,10 @@ def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):
             j = 1
         d += (first + j) >> 1
         m = (n - j) >> 1
-        w = <const uint16_t*>(s + j)
+        w = s + j           # two source bytes a word, loaded with memcpy (unaligned)
         for i in range(m):
-            d[i] = <uint8_t>((w[i] & 15) | ((w[i] >> 4) & 0xF0))
+            memcpy(&x, w + 2 * i, 2)
+            d[i] = <uint8_t>((x & 15) | ((x >> 4) & 0xF0))
         if (n - j) & 1:
             d[m] = (d[m] & 0xF0) | (s[n - 1] & 15)
 
