@@ -326,7 +326,9 @@ class primitive:
     # the descriptor class a subclass takes, as dnnl::reorder::primitive_desc
     # (None: any; the module's primitive_desc is the base of them all)
     primitive_desc = None
-    _checked_stream = None      # the last stream execute found on this primitive's engine
+    # the last stream execute found on this primitive's engine; at first a
+    # value no caller can pass (None must reach the check and be refused)
+    _checked_stream = object()
 
     def __init__(self, pd, *args, **kwargs):
         # the creation a cache hit repeats: kept to a few attribute reads

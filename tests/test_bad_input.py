@@ -479,3 +479,18 @@ def test_descriptor_blobs_are_validated_field_by_field():
             accepted += 1
             assert _blob_of(out) == bytes(bad)
     assert accepted > 0
+
+
+@pytest.mark.parametrize("bad", [None, 0, "stream", ENG])
+def test_execute_refuses_what_is_not_a_stream_on_its_first_call(bad):
+    # the primitive remembers the last stream it checked; before any, no
+    # value (None included) may pass as that stream
+    md = md_tag((2, 3))
+    prim = dnnl.reorder(dnnl.reorder.primitive_desc(ENG, md, ENG, md))
+    src, dst = dnnl.memory(md, ENG), dnnl.memory(md, ENG)
+    with pytest.raises(dnnl.error) as e:
+        prim.execute(bad, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
+    assert isinstance(e.value, TypeError) and "dnnl.stream" in str(e.value)
+    prim.execute(STRM, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})     # a stream still runs
+    with pytest.raises(TypeError):
+        prim.execute(bad, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
