@@ -88,6 +88,25 @@ def integer(value, what):
     return v
 
 
+def flag(value, what):
+    """``value`` as a bool: a bool, a numpy bool or an integer (C's ``int``
+    flags; nonzero is true). Anything else, an array included, is a type
+    error rather than Python's truth of it.
+
+    >>> flag(1, "is_on_host"), flag(np.bool_(False), "is_on_host")
+    (True, False)
+    >>> flag(np.array([2, 3]), "is_on_host")
+    Traceback (most recent call last):
+    dnnl.invalid_type: is_on_host must be a bool, not an ndarray (array([2, 3])) (status invalid_arguments)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    v = _index(value)
+    if v is None:
+        raise wrong_type("%s must be a bool, not %s (%s)" % (what, a_type(value), short(value)))
+    return v != 0
+
+
 def _index(value):
     """``operator.index(value)``, or None for a bool or a non-integer."""
     if isinstance(value, (bool, np.bool_)):

@@ -339,7 +339,7 @@ class primitive_attr:
         """
         m = _enum(fpmath_mode, mode, "fpmath mode")
         self._fpmath = m
-        self._apply_to_int = bool(apply_to_int)
+        self._apply_to_int = _args.flag(apply_to_int, "apply_to_int")
 
     # ------------------------------------------------------ accumulation, deterministic
     def get_accumulation_mode(self):
@@ -355,7 +355,7 @@ class primitive_attr:
 
     @_mutator
     def set_deterministic(self, value):
-        self._deterministic = bool(value)
+        self._deterministic = _args.flag(value, "deterministic")
 
     # ------------------------------------------------------ rounding
     def get_rounding_mode(self, arg):
@@ -444,7 +444,7 @@ class primitive_attr:
         a, m = _int(arg, "arg"), _int(mask, "mask")
         g = _groups(groups)
         dt = _dt(data_type) if data_type is not None else _dt("f32")
-        host = bool(is_on_host)
+        host = _args.flag(is_on_host, "is_on_host")
         if a < 0:
             raise invalid("arg must be non-negative, got %d" % a)
         q = _int(qmode, "quantization mode")
@@ -492,7 +492,7 @@ class primitive_attr:
         a, m = _int(arg, "arg"), _int(mask, "mask")
         g = _groups(groups)
         dt = _dt(data_type) if data_type is not None else _dt("s32")
-        host = bool(is_on_host)
+        host = _args.flag(is_on_host, "is_on_host")
         if a < 0:
             raise invalid("arg must be non-negative, got %d" % a)
         if dt not in _ZP_DTS:
@@ -593,7 +593,8 @@ class primitive_attr:
         sdt = _dt(seed_data_type) if seed_data_type is not None else data_type.s32
         if sdt not in (data_type.s32, data_type.s64):
             raise invalid("dropout seed must be s32 or s64")
-        self._dropout = (mask_desc, sdt, bool(use_offset), bool(use_host_scalars))
+        self._dropout = (mask_desc, sdt, _args.flag(use_offset, "use_offset"),
+                         _args.flag(use_host_scalars, "use_host_scalars"))
 
     def get_dropout(self):
         """``(mask_desc, seed_data_type, use_offset, use_host_scalars)``;

@@ -494,3 +494,20 @@ def test_execute_refuses_what_is_not_a_stream_on_its_first_call(bad):
     prim.execute(STRM, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})     # a stream still runs
     with pytest.raises(TypeError):
         prim.execute(bad, {dnnl.DNNL_ARG_FROM: src, dnnl.DNNL_ARG_TO: dst})
+
+
+@pytest.mark.parametrize("call", [
+    lambda a, v: a.set_scales(dnnl.DNNL_ARG_SRC, 0, (), "f32", is_on_host=v),
+    lambda a, v: a.set_zero_points(dnnl.DNNL_ARG_SRC, 0, (), "s32", is_on_host=v),
+    lambda a, v: a.set_deterministic(v),
+])
+@pytest.mark.parametrize("bad", [np.array([2, 3]), "yes", 1.0, None])
+def test_flags_refuse_what_is_not_a_bool_and_change_nothing(call, bad):
+    # (an array's truth was numpy's raw ValueError)
+    a = dnnl.primitive_attr()
+    with pytest.raises(dnnl.error) as e:
+        call(a, bad)
+    assert isinstance(e.value, TypeError) and "must be a bool" in str(e.value)
+    assert a == dnnl.primitive_attr()
+    call(a, np.bool_(True))     # numpy's bools and ints are flags
+    call(a, 0)
