@@ -9,10 +9,10 @@ import numpy as np
 
 from dnnl import _args
 from dnnl._dtypes import as_data_type
-from dnnl._enums import MACROS, algorithm, data_type
+from dnnl._enums import C, algorithm, data_type
 from dnnl._error import invalid, wrong_type
 
-_RUNTIME_F32_BITS = MACROS["DNNL_RUNTIME_F32_VAL_BITS"]   # DNNL_RUNTIME_F32_VAL's bits
+_RUNTIME_F32_BITS = C["DNNL_RUNTIME_F32_VAL_BITS"]   # DNNL_RUNTIME_F32_VAL's bits
 
 
 def f32(x, what="value"):
