@@ -9,7 +9,9 @@
 #
 # 1. copies the checkout's tracked files (git ls-files, as they are on disk, so
 #    uncommitted edits are included) to $SANITIZE_DIR/src (default
-#    build/sanitize/src): the in-place build of the checkout is not touched;
+#    build/sanitize/src), and the generated sources an earlier build left
+#    there (so Cython need not run again): the in-place build of the
+#    checkout is not touched;
 # 2. makes a virtual environment $SANITIZE_DIR/venv with the build and test
 #    requirements from PyPI (kept between runs);
 # 3. builds the extensions in the copy with gcc's
@@ -20,19 +22,17 @@
 #    interpreter (paths from `gcc -print-file-name`), PYTHONMALLOC=malloc
 #    and the plugin tools/sanitize/sanitize_alloc.py (buffers that dnnl allocates end
 #    at their last byte, so a one-element overrun hits ASan's red zone):
-#      - KERNEL_TESTS of tests/test_isa.py at each kernel level, chosen with
-#        ONEDNN_MAX_CPU_ISA=sse41 (baseline), avx2 (x86_64_v3) and no cap
-#        (x86_64_v4 where the CPU has AVX-512); levels the CPU cannot run are
-#        left out (the run prints the levels it found);
-#      - at the best level: tests/test_reorder.py, test_reorder_plan.py,
-#        test_reorder_paths.py (every fast path against the generic one),
-#        test_arrays.py, test_array_inputs.py, test_array_views.py (every view
-#        kind, byte order and odd address), test_edge_cases.py,
-#        test_bad_input.py (more callers of the same kernels) and test_special_values.py (NaN/inf/huge/subnormal data
-#        against the numpy references of dnnl.testing; real oneDNN, the oracle
-#        of tests/conformance, does not load under ASan);
-#      - tests/test_fuzz_bad_input.py with DNNL_FUZZ_CASES (default 100000) at
-#        the best level;
+#      - at the best level, on both cores (pytest-xdist): the tests marked
+#        kernels or compiled but not package (docs/internals/testing.md): the
+#        kernels, the reorder API and plans, the array functions on every view
+#        kind, byte order and odd address, edge cases, bad input, special
+#        values against the numpy references of dnnl.testing (real oneDNN,
+#        the oracle of tests/conformance, does not load under ASan), the ISA
+#        dispatch, the thread pool, metadata, and the bad-input fuzzer with
+#        DNNL_FUZZ_CASES (default 100000);
+#      - the tests marked kernels at each other kernel level the CPU runs,
+#        chosen with ONEDNN_MAX_CPU_ISA=avx2 (x86_64_v3) and sse41
+#        (baseline), with the quick hypothesis profile;
 #    Before the tests, two canaries (a planted overread, a planted signed
 #    overflow and NaN -> int) must be reported, or the run stops;
 # 5. fails if a test fails or if any sanitizer wrote a report: ASan and UBSan
@@ -73,7 +73,6 @@ mkdir -p "$src"
 # tar keeps the files' times, so an unchanged file does not rebuild next time
 (cd "$repo" && git ls-files -z | while IFS= read -r -d '' f; do
      [ -f "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf -) | tar -xf - -C "$src"
-
 step "virtual environment $venv"
 if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, xdist, hypothesis, ml_dtypes" 2>/dev/null; then
     python3 -m venv "$venv"
@@ -82,6 +81,34 @@ if ! "$venv/bin/python" -c "import numpy, Cython, setuptools, pytest, xdist, hyp
         "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "ml_dtypes>=0.4"
 fi
 py="$venv/bin/python"
+
+# the generated sources an earlier build left in the checkout (the
+# templates' .pyx / .pxd, Cython's C; CI's editable install makes them), when
+# every one is newer than every source it can come from: Cython need not run
+# again. They are touched, so that the environment's Cython and numpy
+# includes (dependencies too) do not look newer.
+(cd "$repo" && python3 - "$src" <<'PY'
+import os, shutil, subprocess, sys, time
+def files(*args):
+    out = subprocess.run(["git", "ls-files", "-z"] + list(args), capture_output=True, check=True).stdout
+    return [f for f in out.decode().split("\0") if f and os.path.isfile(f)]
+generated = files("--others", "--ignored", "--exclude-standard", "--", "dnnl/*.c", "dnnl/*.pyx", "dnnl/*.pxd")
+sources = files("--", "dnnl/*.pyx", "dnnl/*.pxd", "dnnl/*.pxi", "dnnl/*.in", "dnnl/*.h",
+                "include/dnnl_types.h", "setup.py")
+newest = max(os.path.getmtime(f) for f in sources)
+if generated and min(os.path.getmtime(f) for f in generated) > newest:
+    now = time.time()
+    for f in generated:
+        dest = os.path.join(sys.argv[1], f)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy2(f, dest)
+        t = now if f.endswith(".c") else now - 2     # the C after what it is made from
+        os.utime(dest, (t, t))
+    print("%d generated sources of the checkout's last build reused" % len(generated))
+else:
+    print("the checkout has no up-to-date generated sources: Cython runs")
+PY
+)
 
 libasan="$(gcc -print-file-name=libasan.so)"
 libubsan="$(gcc -print-file-name=libubsan.so)"
@@ -186,12 +213,17 @@ declare -A cap_of=([baseline]=sse41 [x86_64_v3]=avx2 [x86_64_v4]="")
 # API and plans, the array functions on every view, edge cases, bad input,
 # special values against the numpy references, the bad-input fuzzer); the
 # lower levels are run by this script, not by test_isa's subprocesses
+# (not the package's own tests: benchdnn's driver, the installed files)
 DNNL_FUZZ_CASES="$fuzz_cases" run "kernels and compiled code, best level; the fuzzer's $fuzz_cases cases" "" \
-    -m "kernels or compiled" --deselect tests/test_isa.py::test_kernel_tests_pass_at_lower_levels
+    -m "(kernels or compiled) and not package" \
+    --deselect tests/test_isa.py::test_kernel_tests_pass_at_lower_levels
+# the lower levels differ in vector width (loop tails, vectorised loops): the
+# same kernel tests, the hypothesis ones with the quick profile (their
+# examples searched at the best level)
 for level in $levels; do
     [ "$level" = "$best" ] && continue
     [ "$quick" = 1 ] && [ "$level" != baseline ] && continue
-    run "kernel tests, level $level" "${cap_of[$level]}" -m kernels
+    DNNL_TEST_PROFILE=quick run "kernel tests, level $level" "${cap_of[$level]}" -m kernels
 done
 
 step "sanitizer reports"
