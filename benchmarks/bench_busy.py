@@ -26,7 +26,7 @@ blocks of ten calls, one call per sample; the table gives medians and 90th perce
 the call's own idle one-thread time (measured first, in a process limited to
 one thread with ``OMP_NUM_THREADS=1``) and against PyTorch's median under the
 same load; "1thr here" is ours limited to one thread under the load (a build
-with ``dnnl._threads.set_limit``), what the fallback to the caller alone can
+with ``dnnl._platform.threads.set_limit``), what the fallback to the caller alone can
 reach at best. The targets (issue 31): median <= 1.5x and p90 <= 3x the idle
 one-thread time, and ours <= PyTorch; a row that misses one is marked.
 ``--import-from DIR`` times another build (``benchmarks/ab.py`` builds
@@ -156,7 +156,7 @@ def sample(fns, repeat, block=10):
 
 
 def one_thread_call(limit, fn):
-    """``fn`` on one thread (dnnl._threads.set_limit), under the same load."""
+    """``fn`` on one thread (dnnl._platform.threads.set_limit), under the same load."""
     def call():
         limit(1)
         try:

@@ -22,7 +22,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import dnnl  # noqa: E402
-from dnnl import _cache, verbose  # noqa: E402
+from dnnl import verbose
+from dnnl.primitive import cache as _cache# noqa: E402
 from dnnl.resampling import resampling_backward, resampling_forward  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))

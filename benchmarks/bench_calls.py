@@ -66,8 +66,8 @@ def checkout_first():
     """This checkout's dnnl before an installed one, when it is built in place
     (its kernels compiled for this Python): an unbuilt tree would shadow the
     installed package."""
-    kernels = os.path.join(ROOT, "dnnl", "_kernels")
-    if any(os.path.exists(os.path.join(kernels, "offsets" + suffix))
+    kernels = os.path.join(ROOT, "dnnl", "_kernels")   # holds the shared utility module
+    if any(os.path.exists(os.path.join(kernels, "_cyutility" + suffix))
            for suffix in importlib.machinery.EXTENSION_SUFFIXES):
         sys.path.insert(0, ROOT)
 

@@ -64,7 +64,7 @@ class OneDNNReorder:
     """A real oneDNN reorder primitive created once, executed many times."""
 
     def __init__(self, o, dims, sdt, stag, ddt, dtag, dst_scales=None):
-        from dnnl._enums import C
+        from dnnl._core.enums import C
         self.o, lib = o, o.lib
         self.keep, mems, mds, args = [], [], [], []
         st, smd = o._create(("tag", dims, sdt, stag))

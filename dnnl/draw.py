@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dnnl._desc import desc, describe
-from dnnl._error import invalid
+from dnnl._model.desc import desc, describe
+from dnnl._core.error import invalid
 
 __all__ = ["draw_layout", "layout_grid", "LayoutGrid"]
 
@@ -91,7 +91,7 @@ def layout_grid(md):
     format kind with at most 4096 physical positions.
     """
     md = _as_desc(md)
-    from dnnl._kernels.offsets import all_offsets
+    from dnnl._model.offsets import all_offsets
     offsets = all_offsets(md, padded=True)
     span = int(offsets.max()) + 1
     if span > _MAX_CELLS:

@@ -1,8 +1,8 @@
 from os import PathLike
 from typing import Any, NamedTuple, Sequence
 
-from dnnl._desc import desc
-from dnnl._memory import memory
+from dnnl._model.desc import desc
+from dnnl._model.memory import memory
 
 __all__ = ["draw_layout", "layout_grid", "LayoutGrid"]
 

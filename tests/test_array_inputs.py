@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl import _dtypes
+from dnnl._core import dtypes as _dtypes
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as TS
 

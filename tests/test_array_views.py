@@ -1,5 +1,5 @@
 """Every array a user holds, read right: the metamorphic property of the
-array layer (dnnl/_inputs.py).
+array layer (dnnl/_model/inputs.py).
 
 For each array function and any view numpy or PyTorch can make (both byte
 orders, slices with positive and negative steps, transposes, broadcasts,
@@ -182,7 +182,7 @@ def test_from_array(case):
     except dnnl.error as e:
         assert not view.dtype.isnative or view.size and (
             any(s < 0 or s % view.itemsize for n, s in zip(view.shape, view.strides) if n > 1)
-            or not dnnl._inputs.describable(view.shape, view.strides, view.itemsize)), \
+            or not dnnl._model.inputs.describable(view.shape, view.strides, view.itemsize)), \
             "%s refused: %s" % (label, e)
         return
     assert view.dtype.isnative, label
@@ -226,7 +226,7 @@ def test_interleaved_strides_are_not_overlap():
 
 
 def test_overlap_is_exact():
-    from dnnl._inputs import overlaps
+    from dnnl._model.inputs import overlaps
     assert not overlaps((9, 3, 4), (24, 4, 1))              # x[:, ::2] of 17x3x4
     assert not overlaps((2, 3), (3, 2))                     # 0 2 4 3 5 7
     assert not overlaps((3, 3), (2, 3))                     # 0 2 4 3 5 7 6 8 10
@@ -524,7 +524,8 @@ def test_dequantize_other_byte_order_in_place(case, dtype):
 def test_other_byte_order_is_read_in_place():
     # no copy is made: the prepared call reads the big-endian bytes where they
     # are; through execute (verbose) it reads their values too
-    from dnnl import _prepared, verbose
+    from dnnl import verbose
+    from dnnl.arrays import prepared as _prepared
     x = (np.random.default_rng(5).standard_normal((2, 4, 8, 70)) * 40).astype(np.float32)
     be = x.astype(">f4")[:, ::2]
     want = dnnl.quantize(np.ascontiguousarray(x[:, ::2]), 0.5)
@@ -545,7 +546,7 @@ def test_other_byte_order_is_read_in_place():
 
 
 def test_swapped_plan_reads_the_other_byte_order():
-    from dnnl._kernels.reorder_plan import build_plan
+    from dnnl.primitives.reorder.plan import build_plan
     src = dnnl.memory.desc([4, 40], "f32", "ab")
     dst = dnnl.memory.desc([4, 40], "f32", "ba")
     plan = build_plan(src, dst, [None] * 4, False, parallel_min=1 << 62)

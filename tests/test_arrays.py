@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dnnl
-from dnnl import _interop, _prepared, arrays
+from dnnl import arrays
+from dnnl._model import interop as _interop
+from dnnl.arrays import prepared as _prepared
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as TS
 
@@ -496,14 +498,14 @@ def test_a_repeated_call_creates_nothing():
     x = np.ones((1, 2, 3, 3), np.float32)
     dnnl.resample(x, 5)
     dnnl.quantize(x, 0.5)
-    before = dnnl._cache.stats()
+    before = dnnl.primitive.cache.stats()
     for k in range(3):
         dnnl.resample(x + k, 5)
         dnnl.quantize(x + k, 0.25 * (k + 1))
-    after = dnnl._cache.stats()
+    after = dnnl.primitive.cache.stats()
     assert (after["hits"], after["misses"]) == (before["hits"], before["misses"])
     dnnl.quantize(x, 0.5, dtype="u8")       # another definition: one creation
-    created = dnnl._cache.stats()
+    created = dnnl.primitive.cache.stats()
     assert created["hits"] + created["misses"] == after["hits"] + after["misses"] + 1
 
 

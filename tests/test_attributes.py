@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 
 import dnnl
 from dnnl import attr as attr_mod
-from dnnl._enums import (C, accumulation_mode as AM, algorithm as A, data_type as DT,
+from dnnl._core.enums import (C, accumulation_mode as AM, algorithm as A, data_type as DT,
                          fpmath_mode as FM, quantization_mode as QM, rounding_mode as RM,
                          scratchpad_mode as SM)
 from dnnl.attr import DEFAULT_QUANT_ENTRY, post_ops, primitive_attr
@@ -178,7 +178,7 @@ def test_set_scales_validation(kw, expect):
     if expect == 0:
         e = a.scales[SRC]
         assert e.mask == mask and e.groups == tuple(kw.get("groups", ()))
-        assert e.data_type == dnnl._dtypes.as_data_type(kw.get("data_type", "f32"))
+        assert e.data_type == dnnl._core.dtypes.as_data_type(kw.get("data_type", "f32"))
     else:
         assert SRC not in a.scales
 

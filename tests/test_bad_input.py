@@ -320,7 +320,7 @@ def test_typed_buffers_must_match_the_data_type():
 # ------------------------------------------------------------------ item 13
 def test_messages_name_the_parameter_and_are_short():
     with pytest.raises(dnnl.error, match="attr is a dnnl.engine, not a dnnl.primitive_attr"):
-        from dnnl._args import instance
+        from dnnl._core.args import instance
         instance(ENG, dnnl.primitive_attr, "attr")
     with pytest.raises(dnnl.error) as info:
         md_tag([2, 3]).permute_axes(list(range(100)))

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl import _cache, verbose
+from dnnl import verbose
+from dnnl.primitive import cache as _cache
 from dnnl.capi import dnnl_get_primitive_cache_capacity, dnnl_set_primitive_cache_capacity
 from dnnl.resampling import resampling_forward
 from dnnl.testing import reorder as T
@@ -268,7 +269,7 @@ def test_flat_api():
 ])
 def test_environment(env, expected):
     clean = {k: v for k, v in os.environ.items() if not k.endswith("PRIMITIVE_CACHE_CAPACITY")}
-    code = ("import dnnl; from dnnl import _cache\n"
+    code = ("import dnnl; from dnnl.primitive import cache as _cache\n"
             "e = dnnl.engine(dnnl.engine.kind.cpu, 0)\n"
             "md = dnnl.memory.desc([2, 3], 'f32', 'ab')\n"
             "for _ in range(2): dnnl.reorder.primitive_desc(e, md, e, md)\n"

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dnnl
-from dnnl import _cache
-from dnnl._settings import Settings, settings
+from dnnl.primitive import cache as _cache
+from dnnl._core.settings import Settings, settings
 from dnnl.attr import post_ops, primitive_attr
 
 pytestmark = pytest.mark.model

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import dnnl
-import dnnl._isa
+import dnnl._platform.isa
 import dnnl.capi as lib
-from dnnl._capi_base import CFunction
+from dnnl._core.capi import CFunction
 
 pytestmark = pytest.mark.compiled
 
@@ -77,7 +77,7 @@ def test_argtypes_checked_like_ctypes_and_restype_honoured(eng):
     finally:
         fn.argtypes = None
     q = lib.dnnl_primitive_desc_query_md
-    from dnnl._capi_base import _UNSET
+    from dnnl._core.capi import _UNSET
     q._restype = _UNSET
     pd = p_()
     assert lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), md, eng, md, eng,
@@ -95,7 +95,7 @@ def test_argtypes_checked_like_ctypes_and_restype_honoured(eng):
         lib.dnnl_dt2str.restype = p_
         assert ctypes.string_at(lib.dnnl_dt2str(lib.dnnl_bf16)) == b"bf16"
     finally:                 # back to the natural results for other tests
-        from dnnl._capi_base import _UNSET
+        from dnnl._core.capi import _UNSET
         q._restype = lib.dnnl_version._restype = lib.dnnl_dt2str._restype = _UNSET
     lib.dnnl_primitive_desc_destroy(pd)
     lib.dnnl_memory_desc_destroy(md)
@@ -338,7 +338,7 @@ def test_service_functions():
     isa = lib.dnnl_get_effective_cpu_isa()      # reading the cap fixes it
     # too late on x86-64; on AArch64 oneDNN 3.13 never implements the setter (tests/test_isa.py)
     assert lib.dnnl_set_max_cpu_isa(lib.dnnl_cpu_isa_sse41) == (
-        lib.dnnl_unimplemented if dnnl._isa.arch() == "aarch64" else IA)
+        lib.dnnl_unimplemented if dnnl._platform.isa.arch() == "aarch64" else IA)
     assert lib.dnnl_get_effective_cpu_isa() == isa
     cap = i_()
     assert lib.dnnl_get_primitive_cache_capacity(ctypes.byref(cap)) == OK
@@ -358,7 +358,7 @@ def test_docs_table_lists_every_function():
 # --------------------------------------------------------------- examples
 @pytest.mark.parametrize("name", ["reorder", "resampling", "cross_engine_reorder"])
 def test_examples_run(name, capsys):
-    from dnnl._capi_base import _UNSET
+    from dnnl._core.capi import _UNSET
     examples = os.path.join(ROOT, "examples")
     sys.path.insert(0, examples)   # what `python examples/x.py` does for its imports
     try:

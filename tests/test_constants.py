@@ -2,7 +2,7 @@
 
 The header is read here with its own small C-enum evaluator (implicit values,
 aliases, hex), independent of the build's generator; the values must equal
-what the C compiler gave ``dnnl._constants`` and what the IntEnums hold, and
+what the C compiler gave ``dnnl._core._constants`` and what the IntEnums hold, and
 the format tags must equal the digest in tests/data.
 """
 import json
@@ -13,7 +13,8 @@ import re
 import pytest
 
 import dnnl
-from dnnl import _constants, _enums
+from dnnl._core import _constants as _constants
+from dnnl._core import enums as _enums
 
 pytestmark = [pytest.mark.compiled, pytest.mark.package]
 
@@ -87,7 +88,7 @@ def test_python_enums_hold_the_header_values():
 
 
 def test_enums_equal_the_functional_api_ones():
-    # dnnl._enums builds its classes the fast way (Python 3.11+); each must
+    # dnnl._core.enums builds its classes the fast way (Python 3.11+); each must
     # be the IntEnum that enum.IntEnum(name, members) makes
     import enum
     import sys

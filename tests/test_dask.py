@@ -1,4 +1,4 @@
-"""Dask arrays in the array functions (dnnl/_dask.py): the result equals the
+"""Dask arrays in the array functions (dnnl/arrays/dask.py): the result equals the
 numpy path's bit for bit, for any chunking; bad arguments raise at the call;
 and the same on a LocalCluster of worker processes, to which descriptors,
 attributes and memories travel. Skipped without dask (the ``dask`` extra).
@@ -241,7 +241,7 @@ def _worker_functions():
         return os.getpid()
 
     def has_dnnl():
-        return "dnnl._dask" in sys.modules
+        return "dnnl.arrays.dask" in sys.modules
 
     def reorder(src_md, dst_md, attr, src, scales):
         """A reorder made from what crossed (descriptors, attributes, a
@@ -308,6 +308,6 @@ def test_descriptors_attributes_and_memories_cross_to_workers(client):
 
 
 def test_hook_sees_dask_subclasses_only_by_module():
-    from dnnl import _dask
+    from dnnl.arrays import dask as _dask
     assert _dask.is_dask(da.ones(3)) and not _dask.is_dask(np.ones(3))
     assert not _dask.is_dask([1.0]) and "dask" in sys.modules

@@ -1,5 +1,5 @@
 """Data type conversions: the Cython helpers (dnnl/_kernels/cvt.pxd through
-dnnl._kernels.convert) against the numpy reference (dnnl.testing.dtypes),
+dnnl.testing.probes.convert) against the numpy reference (dnnl.testing.dtypes),
 and against values measured on real oneDNN 3.13.2."""
 import functools
 import math
@@ -15,7 +15,7 @@ from dnnl.testing import dtypes as R
 
 pytestmark = pytest.mark.kernels
 
-cv = _kernels.load("convert")     # the level this CPU runs (ISA cap)
+cv = _kernels.load("dnnl.testing.probes.convert")     # the level this CPU runs (ISA cap)
 
 ENCODE_TYPES = R.ALL + (R.F4_E3M0,)
 DECODE_TYPES = (R.F16, R.BF16, R.E5M2, R.E4M3, R.E8M0, R.S8, R.U8, R.S4,

@@ -22,7 +22,7 @@ def test_cells_match_element_offsets(dims, tag):
     for off, idx in elements.items():
         assert md.element_offset(idx) == off
     padding = sorted(off for off, (kind, _) in enumerate(grid.cells) if kind == "padding")
-    from dnnl._kernels.offsets import padding_offsets
+    from dnnl._model.offsets import padding_offsets
     assert padding == sorted(padding_offsets(md).tolist())
     assert len(grid.cells) == md.get_size() // 4
     assert grid.group % grid.row_width == 0
@@ -67,7 +67,7 @@ def _sample_tags():
     dims): per (rank, number of inner blocks), the one with the most cells up
     to 512 and the one with the fewest, plus a tall, a wide and the 3-level
     blocked layout of issue 19. Drawing all 755 layouts takes minutes."""
-    from dnnl._tags import layout
+    from dnnl._model.tags import layout
     classes = {}
     for tag in dnnl.memory.format_tag:
         try:

@@ -1,4 +1,4 @@
-"""The data type records (dnnl._dtypes.RECORDS) against independent facts.
+"""The data type records (dnnl._core.dtypes.RECORDS) against independent facts.
 
 The records are the one place the package states what a data type is; here
 they meet what is known without them: the header's names and values, numpy's
@@ -19,20 +19,20 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl import _dtypes
-from dnnl._enums import C, data_type
+from dnnl._core import dtypes as _dtypes
+from dnnl._core.enums import C, data_type
 from dnnl import _kernels
 from dnnl.testing import dtypes as T
 from dnnl.testing import reorder as TR
 
 pytestmark = pytest.mark.model
 
-cv = _kernels.load("convert")     # the level this CPU runs (ISA cap)
+cv = _kernels.load("dnnl.testing.probes.convert")     # the level this CPU runs (ISA cap)
 
 dt = data_type
 REC = _dtypes.RECORDS
-KERNELS = os.path.join(os.path.dirname(os.path.abspath(dnnl.__file__)), "_kernels")
-REORDER = sys.modules["dnnl._reorder"]          # the module, not the class
+PKG = os.path.dirname(os.path.abspath(dnnl.__file__))
+REORDER = sys.modules["dnnl.primitives.reorder.primitive"]          # the module, not the class
 RESAMPLING = sys.modules["dnnl.resampling"]
 ids = [r.name for r in REC]
 
@@ -174,7 +174,7 @@ def test_the_numpy_reference_agrees():
 # ------------------------------------------------------ the C side
 def _py_blocks(fn):
     """The names the ``{{py: ...}}`` blocks of a Tempita template define."""
-    text = pathlib.Path(KERNELS, fn).read_text()
+    text = pathlib.Path(PKG, fn).read_text()
     ns = {}
     for block in re.findall(r"^\{\{py:\n(.*?)^\}\}", text, re.S | re.M):
         exec(block, ns)
@@ -198,7 +198,7 @@ def test_cvt_ladder_is_the_records():
     """cvt.pxd.in's LADDER converts every float and integer type (f32 is the
     pivot); its nibble rows are the sub-byte types; its loads and stores move
     the record's size."""
-    ns = _py_blocks("cvt.pxd.in")
+    ns = _py_blocks("_kernels/cvt.pxd.in")
     codes = [_code(code) for code, _, _ in ns["LADDER"]]
     assert len(codes) == len(set(codes))
     assert {dt.f32, *codes} == _dtypes.FLOATING | _dtypes.INTEGRAL
@@ -229,7 +229,7 @@ def test_cvt_dispatch_runs_for_exactly_the_records():
 def test_reorder_template_tables():
     """reorder.pyx.in: a bit copy for every whole-byte size; the fast loads
     and stores read the record's size with its signedness."""
-    ns = _py_blocks("reorder.pyx.in")
+    ns = _py_blocks("primitives/reorder/kernel.pyx.in")
     assert {size for _, size, _ in ns["COPY"]} \
         == {r.size for r in REC if not r.sub_byte}
     for _, size, ctype in ns["COPY"]:
@@ -248,7 +248,7 @@ def test_reorder_template_tables():
 def test_resampling_nonfinite_scan_covers_its_float_types():
     """resampling.pyx's _has_nonfinite: every float type resampling takes is
     scanned, with that format's exponent field."""
-    text = pathlib.Path(KERNELS, "resampling.pyx").read_text()
+    text = pathlib.Path(PKG, "primitives", "resampling", "kernel.pyx").read_text()
     body = text[text.index("cdef bint _has_nonfinite"):]
     body = body[:body.index("\n\n\n")]
     scanned = {}

@@ -1,7 +1,7 @@
 """A new primitive from outside the package, with no edit under ``dnnl/``.
 
 The primitive below is a plain copy of one src to one dst. It is defined
-here, registered with ``dnnl._registry.register_primitive``, and then runs
+here, registered with ``dnnl._core.registry.register_primitive``, and then runs
 through everything the core offers a kind: the object API's binder
 (argument checks), the primitive cache (a hit shares the plan; its own
 implementation switch is part of every key), ``dnnl.capi``'s
@@ -15,12 +15,14 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl import _cache, _capi_base, capi
-from dnnl._enums import primitive_kind, query
-from dnnl._error import invalid
-from dnnl._registry import record_of, register_primitive, unregister_primitive
-from dnnl._settings import settings
-from dnnl._memory import span_bytes
+from dnnl import capi
+from dnnl.primitive import cache as _cache
+from dnnl._core import capi as _capi_base
+from dnnl._core.enums import primitive_kind, query
+from dnnl._core.error import invalid
+from dnnl._core.registry import record_of, register_primitive, unregister_primitive
+from dnnl._core.settings import settings
+from dnnl._model.memory import span_bytes
 from dnnl.primitive import INPUT, OUTPUT, exec_arg, primitive, primitive_desc
 
 pytestmark = pytest.mark.package

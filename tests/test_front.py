@@ -1,4 +1,4 @@
-"""The prepared calls' front table (dnnl/_front.pyx): a repeated array call
+"""The prepared calls' front table (dnnl/arrays/front.pyx): a repeated array call
 is found in C by its array's exact layout and its options' identity.
 
 A hit must only ever be the call the dict would give: these tests change
@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dnnl
-from dnnl import _prepared
-from dnnl._front import Front
-from dnnl._settings import settings as switches
+from dnnl.arrays import prepared as _prepared
+from dnnl.arrays.front import Front
+from dnnl._core.settings import settings as switches
 
 pytestmark = pytest.mark.compiled
 

@@ -10,7 +10,7 @@ tests/data/isa_digests.json, so that other machines (AArch64:
 tools/check_aarch64.sh) compare their bytes with x86-64's.
 
 The ISA model is the one of the architecture dnnl was built for
-(``dnnl._isa.arch()``): oneDNN's x64 semantics on x86-64, its AArch64 ones
+(``dnnl._platform.isa.arch()``): oneDNN's x64 semantics on x86-64, its AArch64 ones
 (read from oneDNN 3.13's src/cpu/aarch64/cpu_isa_traits.cpp and
 src/cpu/platform.cpp) on AArch64; each runs its own expectations.
 """
@@ -21,7 +21,7 @@ import os
 import numpy as np
 import pytest
 
-from dnnl._isa import arch
+from dnnl._platform.isa import arch
 from dnnl.testing import interpreter
 
 pytestmark = pytest.mark.compiled
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.compiled
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PINNED = os.path.join(ROOT, "tests", "data", "isa_digests.json")
 AARCH64 = arch() == "aarch64"
-# The cap that selects each kernel level (dnnl._isa.KERNEL_LEVELS); on AArch64
+# The cap that selects each kernel level (dnnl._platform.isa.KERNEL_LEVELS); on AArch64
 # only the baseline is built, and ONEDNN_MAX_CPU_ISA=advanced_simd is its cap.
 LEVEL_CAPS = ({"": "advanced_simd"} if AARCH64 else
               {"": "sse41", "x86_64_v3": "avx2", "x86_64_v4": "avx512_core"})
@@ -48,9 +48,9 @@ def run_py(code, **env):
 
 def levels_here():
     """Kernel levels built and runnable on this machine, best first."""
-    out = run_py("import dnnl._isa as I, dnnl._kernels as K\n"
+    out = run_py("import dnnl._platform.isa as I, dnnl._kernels as K\n"
                  "print(*[l or '-' for l in I.kernel_levels()"
-                 " if not l or K.level_file(l, 'reorder')])")
+                 " if not l or K.level_file(l, 'dnnl.primitives.reorder.kernel')])")
     return [x if x != "-" else "" for x in out]
 
 
@@ -220,21 +220,25 @@ def test_the_cap_selects_the_level():
             "dnnl.reorder(m, m)\n"
             "assert dnnl.set_max_cpu_isa(dnnl.cpu_isa.avx) == %d\n"   # creation read the cap
             "dnnl.reorder(m, m).execute(dnnl.stream(eng), m, m)\n"
-            "import dnnl._kernels.reorder as R\n"     # the module load() gave
-            "where = {os.path.basename(os.path.dirname(K.load(n).__file__))\n"
-            "         for n in ('reorder', 'resampling', 'convert', 'postops_api')}\n"
-            "print(K.level or '-', os.path.basename(os.path.dirname(R.__file__)), *where)\n")
+            "import dnnl.primitives.reorder.kernel as R\n"     # the module load() gave
+            "def level_of(m):\n"                   # its level directory, or '-'
+            "    d = os.path.basename(os.path.dirname(m.__file__))\n"
+            "    return d if d.startswith('x86_64_') else '-'\n"
+            "where = {level_of(K.load('dnnl.' + n)) for n in ('primitives.reorder.kernel',\n"
+            "         'primitives.resampling.kernel', 'testing.probes.convert',\n"
+            "         'testing.probes.postops')}\n"
+            "print(K.level or '-', level_of(R), *where)\n")
     # AArch64: the setter is unimplemented (3) before and after first use
     code %= 3 if AARCH64 else 2
     for level in LEVELS:
         out = run_py("import os\n" + code, ONEDNN_MAX_CPU_ISA=LEVEL_CAPS[level])
-        assert out == [level or "-", level or "_kernels", level or "_kernels"]
+        assert out == [level or "-"] * 3
         if AARCH64:
             assert LEVELS == [""]
             continue
         out = run_py("import os, dnnl\nassert dnnl.set_max_cpu_isa(dnnl.cpu_isa.%s) == 0\n"
                      % LEVEL_CAPS[level] + code)
-        assert out == [level or "-", level or "_kernels", level or "_kernels"]
+        assert out == [level or "-"] * 3
 
 
 def test_avx512_is_never_chosen_without_avx512():
@@ -247,7 +251,7 @@ def test_levels_follow_the_cpu_features():
     """The choice for CPUs this machine is not (features stood in)."""
     if AARCH64:
         out = run_py(
-            "import dnnl._isa as I\n"
+            "import dnnl._platform.isa as I\n"
             "for f in %r:\n"
             "    I._features = frozenset(f.split())\n"
             "    print('/'.join(I.kernel_levels()) or '-', I.get_effective_cpu_isa().name)\n"
@@ -264,7 +268,7 @@ def test_levels_follow_the_cpu_features():
     v3 = "avx avx2 fma bmi1 bmi2 f16c lzcnt movbe sse41"
     skx = v3 + " avx512f avx512bw avx512vl avx512dq avx512cd"
     out = run_py(
-        "import dnnl._isa as I\n"
+        "import dnnl._platform.isa as I\n"
         "for f in %r:\n"
         "    I._features = frozenset(f.split())\n"
         "    print('/'.join(I.kernel_levels()) or '-', I.get_effective_cpu_isa().name)\n"
@@ -359,7 +363,7 @@ def libm_fingerprint():
     outputs through libm are the same bytes only where this is the same."""
     import dnnl
     from dnnl import _kernels
-    postops_api = _kernels.load("postops_api")
+    postops_api = _kernels.load("dnnl.testing.probes.postops")
     x = np.linspace(-6, 6, 120001, dtype=np.float32)
     y = np.asarray(postops_api.eltwise(x, int(dnnl.algorithm.eltwise_gelu_erf)), np.float32)
     return hashlib.sha256(y.tobytes()).hexdigest()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import dnnl
-from dnnl._kernels import offsets as O
+from dnnl._model import offsets as O
 
 pytestmark = pytest.mark.compiled
 
@@ -132,7 +132,7 @@ def test_four_bit_sub_memory_keeps_other_nibbles(dt, parent_dims, tag, sub_dims,
                                        ([4, 34, 5, 6], "chwn")])
 def test_four_bit_to_numpy_in_small_chunks(monkeypatch, dt, dims, tag):
     """The chunked unpacking (forced to chunks of a few nibbles) gives the same values."""
-    M = sys.modules["dnnl._memory"]
+    M = sys.modules["dnnl._model.memory"]
     monkeypatch.setattr(M, "_NIBBLE_CHUNK", 40)
     mem = dnnl.memory(dnnl.memory.desc(dims, dt, tag), ENG)
     raw = mem.map_data().view(np.uint8)

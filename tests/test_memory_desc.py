@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dnnl
-from dnnl._kernels.offsets import all_offsets, padding_offsets
+from dnnl._model.offsets import all_offsets, padding_offsets
 
 pytestmark = pytest.mark.model
 
@@ -220,7 +220,7 @@ def test_repr():
 TAGS_BY_NDIMS = {}
 for _name in F.__members__:
     if _name not in ("undef", "any", "last"):
-        from dnnl._tags import parse_name
+        from dnnl._model.tags import parse_name
         _nd = parse_name(F[_name].name)[0]
         if _nd <= 5:
             TAGS_BY_NDIMS.setdefault(_nd, []).append(_name)

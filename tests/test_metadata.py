@@ -12,9 +12,9 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 import dnnl
-from dnnl import _dtypes
-from dnnl._kernels import offsets as O
-from dnnl._memory import span_bytes
+from dnnl._core import dtypes as _dtypes
+from dnnl._model import offsets as O
+from dnnl._model.memory import span_bytes
 
 pytestmark = pytest.mark.compiled
 
@@ -28,7 +28,7 @@ ALL_TYPES = ("f32", "s8", "u8", "bf16", "f16", "s32", "f64", "s64", "f8_e5m2",
 TAGS_BY_NDIMS = {}
 for _name in F.__members__:
     if _name not in ("undef", "any", "last"):
-        from dnnl._tags import parse_name
+        from dnnl._model.tags import parse_name
         _nd = parse_name(F[_name].name)[0]
         if _nd <= 6:
             TAGS_BY_NDIMS.setdefault(_nd, []).append(_name)

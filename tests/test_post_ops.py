@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dnnl
-from dnnl._enums import C, algorithm as A, data_type as DT, primitive_kind as PK, status
-from dnnl._desc import desc
+from dnnl._core.enums import C, algorithm as A, data_type as DT, primitive_kind as PK, status
+from dnnl._model.desc import desc
 from dnnl.attr import (POST_OPS_LIMIT, binary_broadcast_dims, binary_src1_mask,
                        check_binary_src1, post_ops)
 from dnnl import _kernels
@@ -18,7 +18,7 @@ from dnnl.testing import post_ops as R
 
 pytestmark = pytest.mark.kernels
 
-K = _kernels.load("postops_api")   # the level this CPU runs (ISA cap)
+K = _kernels.load("dnnl.testing.probes.postops")   # the level this CPU runs (ISA cap)
 
 RUNTIME_F32 = struct.unpack("<f", struct.pack("<I", 0x7FC000D0))[0]
 

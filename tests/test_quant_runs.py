@@ -1,5 +1,5 @@
 """The vector loops of contiguous f32 -> s8 / u8 / bf16 runs (quantization
-with run-constant scales and zero points, dnnl/_kernels/quant_kernels.h)
+with run-constant scales and zero points, dnnl/primitives/reorder/quant_kernels.h)
 against the numpy reference and the generic element-by-element path.
 
 Every run length from 1 to 70 covers the vector bodies (16 or 32 elements

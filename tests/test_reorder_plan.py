@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import dnnl
 from dnnl.attr import quant_entry
 from dnnl.testing import reorder as T
-from dnnl._kernels import reorder_plan
-from dnnl._settings import settings as switches
+from dnnl.primitives.reorder import plan as reorder_plan
+from dnnl._core.settings import settings as switches
 
 pytestmark = pytest.mark.compiled
 
@@ -120,7 +120,7 @@ def test_padding_is_zeroed_by_boxes(dims, tag):
     dst.map_data()[:] = 7
     dnnl.reorder(src, dst).execute(dnnl.stream(eng), src, dst)
     np.testing.assert_array_equal(dst.to_numpy(), x)
-    from dnnl._kernels.offsets import padding_offsets
+    from dnnl._model.offsets import padding_offsets
     assert (dst.map_data()[padding_offsets(dst.get_desc())] == 0).all()
 
 
@@ -187,7 +187,7 @@ def test_big_dim_not_divided_by_its_block_holds_no_table():
 def test_kernel_index_spaces_follow_the_plan():
     """The kernel's K_SRC .. K_DZP enum and NK (reorder.pyx.in) name the index
     spaces in ``reorder_plan.SPACES`` order: the order is written once."""
-    text = (pathlib.Path(reorder_plan.__file__).parent / "reorder.pyx.in").read_text()
+    text = (pathlib.Path(reorder_plan.__file__).parent / "kernel.pyx.in").read_text()
     enum = re.search(r"cdef enum:\n((?:    K_\w+ = \d+ +# .+\n)+)", text)
     assert enum, "the K_ enum of reorder.pyx.in"
     members = re.findall(r"K_\w+ = (\d+) +# (.+)", enum.group(1))
@@ -195,6 +195,6 @@ def test_kernel_index_spaces_follow_the_plan():
     assert tuple(name.strip() for _, name in members) == reorder_plan.SPACES
     assert int(re.search(r"^DEF NK = (\d+)", text, re.M).group(1)) == len(reorder_plan.SPACES)
     # the module, not the class dnnl.reorder that hides it
-    reorder_mod = importlib.import_module("dnnl._reorder")
+    reorder_mod = importlib.import_module("dnnl.primitives.reorder.primitive")
     assert reorder_mod.QUANT_NAMES == reorder_plan.SPACES[reorder_plan.TENSORS:]
     assert len(reorder_mod.QUANT_ARGS) == len(reorder_mod.QUANT_DTYPES) == 4

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl._kernels import resampling_plan as RP
+from dnnl.primitives.resampling import plan as RP
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.testing import dtypes as D
 from dnnl.testing import resampling as R
@@ -346,12 +346,11 @@ def test_forward_streamed_staged_channel_rows(alg, ins, outs):
 
 
 def test_kernels_only_copy_their_plans():
-    """Fast paths are decided by the plan builders (resampling_plan.py,
-    reorder_plan.py): the kernel sources use numpy only to hold the plan's
+    """Fast paths are decided by the plan builders (each kind's plan.py): the kernel sources use numpy only to hold the plan's
     arrays, and define no Python helpers beyond the array copies."""
-    kdir = pathlib.Path(RP.__file__).parent
-    for name in ("resampling.pyx", "reorder.pyx.in"):
-        text = (kdir / name).read_text()
+    kinds = pathlib.Path(RP.__file__).parent.parent
+    for name in ("resampling/kernel.pyx", "reorder/kernel.pyx.in"):
+        text = (kinds / name).read_text()
         used = set(re.findall(r"\bnp\.(\w+)", text))
         assert used <= {"ascontiguousarray", "array", "int64", "float32", "uint8"}, (name, used)
         helpers = set(re.findall(r"^def (\w+)", text, re.M))

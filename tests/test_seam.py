@@ -23,8 +23,8 @@ pytestmark = pytest.mark.source
 # the package under test: the source tree, or the installed wheel
 PKG = os.path.dirname(os.path.abspath(dnnl.__file__))
 ROOT = os.path.dirname(PKG)
-GENERATED = {"dnnl/_constants.pyx", "dnnl/_kernels/dnnl_types.pxd",
-             "dnnl/_kernels/reorder.pyx", "dnnl/_kernels/cvt.pxd"}
+GENERATED = {"dnnl/_core/_constants.pyx", "dnnl/_core/dnnl_types.pxd",
+             "dnnl/primitives/reorder/kernel.pyx", "dnnl/_kernels/cvt.pxd"}
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 STRM = dnnl.stream(ENG)
 A = dnnl.algorithm
@@ -209,12 +209,12 @@ def test_no_module_attribute_is_injected():
 
 
 def test_the_injection_finder_sees_an_injection():
-    code = ("import dnnl.verbose as v\nfrom dnnl import _cache\nfrom dnnl._desc import desc\n"
+    code = ("import dnnl.verbose as v\nfrom dnnl.primitive import cache as _cache\nfrom dnnl._model.desc import desc\n"
             "desc.x = 1\n"
             "def f():\n    v.max_threads = len\n    setattr(_cache, 'y', 1)\n")
-    mods = {"dnnl.primitive", "dnnl.verbose", "dnnl._cache", "dnnl._desc"}
+    mods = {"dnnl.primitive", "dnnl.verbose", "dnnl.primitive.cache", "dnnl._model.desc"}
     assert _injected(ast.parse(code), "dnnl.primitive", mods) == [
-        ("dnnl.verbose", "max_threads"), ("dnnl._cache", "<setattr>")]
+        ("dnnl.verbose", "max_threads"), ("dnnl.primitive.cache", "<setattr>")]
     # the circle such an assignment makes: verbose runs primitive's code
     graph = {"dnnl.primitive": {"dnnl.verbose"}, "dnnl.verbose": {"dnnl.primitive"},
              "dnnl.memory": set()}
@@ -230,57 +230,189 @@ def test_import_graph_has_no_circle_counting_injections():
     assert circles == []
 
 
-def test_kernel_side_imports_only_low_level_modules():
-    """Plans and kernels know enums, data types, errors and the ISA, never
-    an API object (attr, memory, a primitive) nor the settings (a plan
-    builder takes its switches as arguments)."""
-    low = {"dnnl", "dnnl._constants", "dnnl._enums", "dnnl._dtypes", "dnnl._args",
-           "dnnl._error", "dnnl._isa", "dnnl._cpuid", "dnnl._keys"}
+def _folder(mod):
+    """The layer folder a module belongs to: the package's first-level folder
+    (``dnnl._core``, ``dnnl.attr``...), a primitive kind's folder
+    (``dnnl.primitives.reorder``), or ``dnnl`` for a module at the top."""
+    parts = mod.split(".")
+    if len(parts) > 2 and parts[1] == "primitives":
+        return ".".join(parts[:3])
+    if len(parts) > 2 or mod in _packages():
+        return ".".join(parts[:2])
+    return "dnnl"
+
+
+def _packages():
+    return {_module(rel) for rel, _ in _sources(("__init__.py",))}
+
+
+# the tools over the layers: they may import any layer, no layer imports them
+TOOLS = ("dnnl.benchdnn", "dnnl.testing", "dnnl.draw")
+
+
+def _folder_graph():
+    """{folder: {folders its modules import}} over the layers (the package's
+    top-level modules and the tools left out; a package's imports of its
+    own submodules not counted)."""
+    graph = {}
+    for mod, targets in _without_parents(_import_graph()).items():
+        src = _folder(mod)
+        if src == "dnnl" or mod.startswith(TOOLS):
+            continue
+        dst = {_folder(t) for t in targets if not t.startswith(TOOLS)} - {src, "dnnl"}
+        graph.setdefault(src, set()).update(dst)
+    return graph
+
+
+def _layers(graph):
+    """The folders in layer order, lowest first (each after everything it
+    imports; ties by name), or None when the folders import in a circle."""
+    order, left = [], dict(graph)
+    while left:
+        ready = sorted(f for f, ts in left.items() if not (ts & set(left)))
+        if not ready:
+            return None
+        order += ready
+        for f in ready:
+            del left[f]
+    return order
+
+
+def test_folders_are_layers():
+    """Every folder imports only from itself and from folders below it: the
+    folders' import graph has no circle, so it orders them, and the
+    architecture page has a row for each."""
+    graph = _folder_graph()
+    order = _layers(graph)
+    assert order is not None, _circles(graph)
+    print("layers, lowest first:", " < ".join(f[5:] for f in order))
+    assert order.index("dnnl._core") < order.index("dnnl._model") < order.index("dnnl.attr") \
+        < order.index("dnnl.primitive") < order.index("dnnl.primitives.reorder") \
+        < order.index("dnnl.arrays") < order.index("dnnl.capi")
+    page = os.path.join(ROOT, "docs", "internals", "architecture.md")
+    if os.path.exists(page):      # a source tree: every folder has its row
+        text = _read(page)
+        missing = [f for f in order if "`%s/`" % f[5:].replace(".", "/") not in text]
+        assert missing == [], "docs/internals/architecture.md has no row for %s" % missing
+
+
+def test_the_layer_check_sees_a_circle():
+    graph = {"dnnl._core": set(), "dnnl._model": {"dnnl._core", "dnnl.attr"},
+             "dnnl.attr": {"dnnl._model"}}
+    assert _layers(graph) is None
+    assert _layers({"dnnl._core": set(), "dnnl._model": {"dnnl._core"}}) == [
+        "dnnl._core", "dnnl._model"]
+    assert _folder("dnnl.primitives.reorder.plan") == "dnnl.primitives.reorder"
+    assert _folder("dnnl._core.enums") == "dnnl._core" and _folder("dnnl.draw") == "dnnl"
+    assert _folder("dnnl.attr") == "dnnl.attr"
+
+
+def test_kinds_never_import_each_other():
+    """What two kinds share lives a layer below them."""
+    graph = _folder_graph()
+    kinds = {f for f in graph if f.startswith("dnnl.primitives.")}
+    assert len(kinds) >= 2
+    assert {k: sorted(graph[k] & kinds) for k in kinds if graph[k] & kinds} == {}
+
+
+def test_a_leading_underscore_is_private_to_its_folder():
+    """``dnnl/attr/_values.py`` is imported only from ``dnnl/attr/``;
+    ``dnnl/_core/`` is private to ``dnnl/`` (usable anywhere in it)."""
+    bad = []
+    for mod, targets in _import_graph().items():
+        for t in targets:
+            parts = t.split(".")
+            for i in range(1, len(parts)):
+                if parts[i].startswith("_") and not parts[i].startswith("__"):
+                    owner = ".".join(parts[:i])
+                    if mod != owner and not mod.startswith(owner + "."):
+                        bad.append((mod, t))
+    assert bad == []
+
+
+def test_no_layer_imports_a_tool():
     graph = _import_graph()
-    bad = {m: sorted(t for t in graph[m] if t not in low and not t.startswith("dnnl._kernels"))
-           for m in graph if m.startswith("dnnl._kernels")}
-    assert not {m: t for m, t in bad.items() if t}, bad
+    bad = {m: sorted(t for t in ts if t.startswith(TOOLS))
+           for m, ts in graph.items()
+           if _folder(m) != "dnnl" and not m.startswith(TOOLS)}
+    assert {m: t for m, t in bad.items() if t} == {}
+
+
+def test_kernel_side_imports_only_low_level_modules():
+    """Plans and kernels know the core (enums, data types, errors, keys),
+    the platform, the kernel toolkit and descriptor offsets, never an API
+    object (attr, memory, a primitive) nor the settings (a plan builder
+    takes its switches as arguments)."""
+    graph = _import_graph()
+    kernel_side = [m for m in graph if m.startswith(("dnnl._kernels", "dnnl.primitives."))
+                   and m.rsplit(".", 1)[1] in ("plan", "kernel", "_kernels")]
+    assert len(kernel_side) >= 4
+    low = ("dnnl._core.", "dnnl._platform.", "dnnl._kernels", "dnnl._model.offsets")
+    packages = _packages()
+    bad = {m: sorted(t for t in graph[m] if not t.startswith(low) and t not in packages
+                     and _folder(t) != _folder(m))
+           for m in kernel_side}
+    assert {m: t for m, t in bad.items() if t} == {}
+    assert not [m for m in kernel_side if "dnnl._core.settings" in graph[m]]
 
 
 def test_kernels_built_per_level_are_reached_through_load():
     """``dnnl._kernels.load`` picks the ISA level: an import of such a
     kernel by its name, in the package or the tests, would get the baseline
     build instead (docs/internals/architecture.md)."""
-    kdir = os.path.join(PKG, "_kernels")
-    per_level = {"dnnl._kernels." + fn.split(".")[0] for fn in os.listdir(kdir)
-                 if fn.endswith((".pyx", ".so", ".pyd"))} - {
-        "dnnl._kernels.offsets", "dnnl._kernels._cyutility"}   # baseline only (setup.py)
-    assert "dnnl._kernels.reorder" in per_level
+    per_level = {rel.split(".pyx")[0].replace("/", ".")
+                 for rel, _ in _sources((".pyx", ".pyx.in"))
+                 if rel.startswith(("dnnl/primitives/", "dnnl/testing/probes/"))}
+    assert "dnnl.primitives.reorder.kernel" in per_level
+    assert "dnnl.testing.probes.convert" in per_level
     graph = _import_graph()
     assert {m: sorted(t & per_level) for m, t in graph.items() if t & per_level} == {}
     found = []
     for path in glob.glob(os.path.join(ROOT, "tests", "**", "*.py"), recursive=True):
         for node in ast.walk(ast.parse(_read(path))):
-            if isinstance(node, ast.ImportFrom) and node.module == "dnnl._kernels":
-                names = {"dnnl._kernels." + a.name for a in node.names}
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = {a.name for a in node.names} if isinstance(node, ast.Import) \
-                    else {node.module}
+            if isinstance(node, ast.Import):
+                names = {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = {node.module} | {node.module + "." + a.name for a in node.names}
             else:
                 continue
             found += [(os.path.basename(path), n) for n in sorted(names & per_level)]
     assert found == []
 
 
-def test_no_module_is_over_800_lines():
-    """One concept per module: no hand-written .py file of the package
-    is longer than 800 lines."""
-    lengths = {rel: len(_read(path).splitlines()) for rel, path in _sources((".py",))}
+def test_no_source_file_is_over_800_lines():
+    """One concept per file: no hand-written source of the package (Python,
+    Cython, template, C header) is longer than 800 lines; a longer one
+    becomes a folder."""
+    lengths = {rel: len(_read(path).splitlines())
+               for rel, path in _sources((".py", ".pyx", ".pxd", ".in", ".h"))}
     assert {rel: n for rel, n in lengths.items() if n > 800} == {}
     assert len(lengths) > 40
+
+
+def test_no_version_siblings_and_no_ordered_imports():
+    """No ``_v2`` module beside its first version, and no import placed
+    after code to get an order: every module-level import of the package's
+    Python comes before its first definition."""
+    assert [rel for rel, _ in _sources((".py", ".pyx")) if re.search(r"_v\d+\.", rel)] == []
+    late = []
+    for rel, path in _sources((".py",)):
+        seen_def = False
+        for node in ast.parse(_read(path)).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                seen_def = True
+            elif isinstance(node, (ast.Import, ast.ImportFrom)) and seen_def:
+                late.append("%s:%d" % (rel, node.lineno))
+    assert late == []
 
 
 def test_verbose_is_a_leaf():
     graph = _import_graph()
     below = _reachable(graph, "dnnl.verbose")
-    assert not below & {"dnnl.primitive", "dnnl._reorder", "dnnl.resampling", "dnnl._memory",
+    assert not below & {"dnnl.primitive", "dnnl.primitives.reorder.primitive",
+                        "dnnl.primitives.resampling.primitive", "dnnl._model.memory",
                         "dnnl.attr", "dnnl.capi"}, below
-    assert not [m for m in below if m.startswith("dnnl._kernels")], below
+    assert not [m for m in below if m.startswith(("dnnl._kernels", "dnnl.primitives"))], below
 
 
 def test_no_public_name_hides_a_module():
@@ -401,7 +533,7 @@ def test_descriptors_declare_every_argument():
 
 
 def test_create_turns_only_dnnl_errors_into_an_empty_descriptor(monkeypatch):
-    R = sys.modules["dnnl._reorder"]
+    R = sys.modules["dnnl.primitives.reorder.primitive"]
     src, dst = _reorder_pair()
     bad = dnnl.memory(dnnl.memory.desc([1, 16, 7, 8], "f32", "nchw"), ENG)
     assert not dnnl.reorder.primitive_desc(src, bad, allow_empty=True)
@@ -436,7 +568,7 @@ def _verbose_lines(code, **env):
 
 def test_verbose_reports_the_thread_count_that_runs():
     code = ("import dnnl\n"
-            "from dnnl._threads import max_threads\n"
+            "from dnnl._platform.threads import max_threads\n"
             "e = dnnl.engine(dnnl.engine.kind.cpu, 0)\n"
             "m = dnnl.memory(dnnl.memory.desc([2, 3], 'f32', 'ab'), e)\n"
             "dnnl.reorder(m, m).execute(dnnl.stream(e), m, m)\n"
@@ -454,7 +586,7 @@ def test_thread_limits_set_at_run_time_are_honoured():
     # or the copy a repaired (manylinux) wheel bundles as libgomp-<hash>.so
     code = ("import ctypes\n"
             "import dnnl\n"
-            "from dnnl._threads import max_threads\n"
+            "from dnnl._platform.threads import max_threads\n"
             "gomp = {l.split()[-1] for l in open('/proc/self/maps') if '/libgomp' in l}\n"
             "assert len(gomp) == 1, gomp\n"
             "ctypes.CDLL(gomp.pop()).omp_set_num_threads(1)\n"
@@ -484,7 +616,8 @@ def test_compiled_modules_run_their_doctests():
     """The docstring examples of the Cython-compiled modules (pytest's
     --doctest-modules collects .py files only) run, and there are some."""
     import doctest
-    from dnnl import _desc, _memory
+    from dnnl._model import desc as _desc
+    from dnnl._model import memory as _memory
     flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
     for module in (_desc, _memory):
         result = doctest.testmod(module, optionflags=flags)

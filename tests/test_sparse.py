@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl import _format
+from dnnl._core import format as _format
 from dnnl import capi as lib
 
 pytestmark = pytest.mark.compiled
 
 desc = dnnl.memory.desc
-dt, fk, enc = dnnl.memory.data_type, dnnl.memory.format_kind, dnnl._enums.sparse_encoding
+dt, fk, enc = dnnl.memory.data_type, dnnl.memory.format_kind, dnnl._core.enums.sparse_encoding
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 
 

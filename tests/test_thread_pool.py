@@ -1,4 +1,4 @@
-"""The kernels' thread pool (dnnl/_kernels/dnnl_threads.h, dnnl/_threads.pyx):
+"""The kernels' thread pool (dnnl/_platform/dnnl_threads.h, dnnl/_platform/threads.pyx):
 the default thread count from the CPU affinity mask and a container's CPU
 quota (cgroup v2 ``cpu.max``, v1 ``cpu.cfs_quota_us``, read from fake cgroup
 trees here), and results bit-identical whatever the thread count and however
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dnnl
-from dnnl import _threads
+from dnnl._platform import threads as _threads
 
 pytestmark = pytest.mark.compiled
 

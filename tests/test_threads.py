@@ -18,8 +18,9 @@ import pytest
 
 import dnnl
 import dnnl.capi as lib
-from dnnl import _cache, verbose
-from dnnl._settings import settings
+from dnnl import verbose
+from dnnl.primitive import cache as _cache
+from dnnl._core.settings import settings
 
 pytestmark = pytest.mark.compiled
 

@@ -109,7 +109,7 @@ echo "build: $((SECONDS - t0)) s under emulation"
 step "what was built, and what the ISA queries say"
 inside sh -c 'cd /src/dnnl && /opt/venv/bin/python - <<PY
 import glob, platform
-import dnnl, dnnl._isa as I, dnnl._cpuid as C, dnnl.verbose as V
+import dnnl, dnnl._platform.isa as I, dnnl._platform.cpuid as C, dnnl.verbose as V
 so = sorted(glob.glob("dnnl/**/*.so", recursive=True))
 print(platform.machine(), "| helper built for", C.ARCH, "|", len(so), "extensions")
 assert C.ARCH == "aarch64" and not [s for s in so if "x86_64_v" in s], so
@@ -123,7 +123,7 @@ PY'
 # qemu's default CPU ("max") has SVE and SME; other emulated CPUs show the
 # other answers (QEMU_CPU is read by qemu-aarch64 itself)
 for cpu in cortex-a72 a64fx; do
-    inside env QEMU_CPU="$cpu" PYTHONPATH=/src/dnnl /opt/venv/bin/python -c 'import os, dnnl, dnnl._isa as I, dnnl.verbose as V
+    inside env QEMU_CPU="$cpu" PYTHONPATH=/src/dnnl /opt/venv/bin/python -c 'import os, dnnl, dnnl._platform.isa as I, dnnl.verbose as V
 print("QEMU_CPU=%s:" % os.environ["QEMU_CPU"], sorted(I.features()), repr(dnnl.get_effective_cpu_isa()),
       *[l.split(",isa:")[1] for l in V.header_lines() if ",isa:" in l])' || true
 done

@@ -187,7 +187,7 @@ rm -rf "$logs/canary"
 
 # level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
 levels=$("$py" - <<'PY'
-import dnnl._isa as I, dnnl._kernels as K
+import dnnl._platform.isa as I, dnnl._kernels as K
 built = [l for l in I.kernel_levels() if not l or K.level_file(l, "reorder")]
 print(" ".join(l or "baseline" for l in built))
 PY

@@ -1,13 +1,15 @@
-"""Cython kernels, built per ISA level; :func:`load` gives the one to run.
+"""The shared kernel toolkit, and :func:`load`, which gives the kernel to run.
 
-setup.py builds each arithmetic kernel for the baseline (here) and again for
-every level of ``dnnl._isa.KERNEL_LEVELS`` (in ``<level>/``, same module
-name). A plan module asks for its kernel where it first builds a plan,
-``load("reorder")``: the first call reads the ISA cap, picks the best level
-this CPU may run, and loads the kernel from there as
-``dnnl._kernels.<name>`` (a later import of that name finds the same
-module). ``offsets`` (descriptor metadata, used before any ISA choice) is
-built for the baseline only and imported as usual.
+The ``.pxd`` files here are what every kernel cimports: the conversion
+ladder (``cvt.pxd``, expanded from its template) and the post-op formulas
+(``postops.pxd``). Each primitive's kernel lives in its kind's folder
+(``dnnl/primitives/<kind>/kernel.pyx``); setup.py builds it for the
+baseline and again for every level of ``dnnl._platform.isa.KERNEL_LEVELS``,
+into ``<level>/`` beside it, under the same module name. A plan asks for its
+kernel where it first builds a plan, ``load("dnnl.primitives.reorder.kernel")``:
+the first call reads the ISA cap, picks the best level this CPU may run, and
+loads the kernel from there (a later import of that name finds the same
+module).
 """
 import importlib
 import importlib.machinery
@@ -16,7 +18,8 @@ import os
 import sys
 import threading
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
+# the folder of the package ``dnnl``
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The level directory the dispatched kernels come from ("" = baseline), once
 # the first one is loaded; chosen under _lock, once (two kernels loaded by
@@ -27,18 +30,20 @@ _loaded = {}
 
 
 def level_file(level_dir, name):
-    """The file of kernel ``name`` built for ``level_dir`` ("" = the
-    baseline), or None if this build has none."""
+    """The file of kernel ``name`` (its module's full name) built for
+    ``level_dir`` ("" = the baseline), or None if this build has none."""
+    folder = name.split(".")[1:]
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = os.path.join(_HERE, level_dir, name + suffix)
+        path = os.path.join(_ROOT, *folder[:-1], level_dir, folder[-1] + suffix)
         if os.path.exists(path):
             return path
     return None
 
 
 def load(name):
-    """The kernel module ``name`` (``"reorder"``, ``"resampling"``,
-    ``"convert"``, ``"postops_api"``) of the level chosen for this CPU."""
+    """The kernel module ``name`` (its full name:
+    ``"dnnl.primitives.reorder.kernel"``, ``"dnnl.testing.probes.convert"``)
+    of the level chosen for this CPU."""
     module = _loaded.get(name)
     if module is None:
         with _lock:
@@ -50,8 +55,8 @@ def load(name):
 
 def _load(name):
     global level
-    from dnnl._isa import KERNEL_LEVELS, kernel_levels
-    fullname = __name__ + "." + name
+    from dnnl._platform.isa import KERNEL_LEVELS, kernel_levels
+    fullname = name
     if not any(level_file(d, name) for d, _, _ in KERNEL_LEVELS if d):
         return importlib.import_module(fullname)    # built for the baseline only
     if level is None:
@@ -67,5 +72,6 @@ def _load(name):
     except BaseException:
         del sys.modules[fullname]
         raise
-    setattr(sys.modules[__name__], name, module)
+    package, _, short = fullname.rpartition(".")
+    setattr(importlib.import_module(package), short, module)
     return module

@@ -7,14 +7,14 @@ operation, no fused multiply-add (the build passes -ffp-contract=off), libm
 single-precision functions, comparisons written so that NaN takes the same
 branch as in the reference.  ``alg`` is a ``dnnl_alg_kind_t`` value.
 
-Kernels ``cimport`` this file; ``dnnl._kernels.postops_api`` exposes
+Kernels ``cimport`` this file; ``dnnl.testing.probes.postops`` exposes
 vectorised wrappers for tests.
 """
 from libc.math cimport (tanhf, expm1f, sqrtf, log1pf, expf, logf, powf, erff,
                         nearbyintf, NAN)
 
 # dnnl_alg_kind_t values: from the header, never restated
-from dnnl._kernels.dnnl_types cimport (
+from dnnl._core.dnnl_types cimport (
     dnnl_eltwise_relu, dnnl_eltwise_tanh, dnnl_eltwise_elu, dnnl_eltwise_square,
     dnnl_eltwise_abs, dnnl_eltwise_sqrt, dnnl_eltwise_linear, dnnl_eltwise_soft_relu,
     dnnl_eltwise_hardsigmoid, dnnl_eltwise_logistic, dnnl_eltwise_exp,

@@ -6,8 +6,8 @@ import sys
 
 def driver_modules():
     """The modules whose drivers register themselves (driver.register): the
-    primitive kinds' (dnnl._registry), once each."""
-    from dnnl import _registry
+    primitive kinds' (dnnl._core.registry), once each."""
+    from dnnl._core import registry as _registry
     import dnnl     # noqa: F401 (its primitive modules register)
     return tuple(dict.fromkeys(r.benchdnn_driver for r in _registry.records()
                                if r.benchdnn_driver))

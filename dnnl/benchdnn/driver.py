@@ -220,7 +220,8 @@ def md_from_tag(dims, dt, tag):
     except dnnl.error:
         if not isinstance(tag, str):
             raise
-    from dnnl import _desc, _tags
+    from dnnl._model import desc as _desc
+    from dnnl._model import tags as _tags
     nd, perm, blks, idxs = _tags.parse_name(tag)
     if nd != len(dims):
         raise dnnl.error(dnnl.status.invalid_arguments,

@@ -6,7 +6,7 @@ no benchdnn code is reused.
 """
 import re
 
-from dnnl._enums import C, data_type
+from dnnl._core.enums import C, data_type
 
 
 class ParseError(Exception):

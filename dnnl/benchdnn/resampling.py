@@ -2,7 +2,8 @@
 import numpy as np
 
 import dnnl
-from dnnl import _dtypes, resampling as _resampling
+from dnnl.primitives.resampling import primitive as _resampling
+from dnnl._core import dtypes as _dtypes
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
 from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes

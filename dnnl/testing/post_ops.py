@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from dnnl._enums import algorithm as _A, data_type as _DT
+from dnnl._core.enums import algorithm as _A, data_type as _DT
 from dnnl.testing import dtypes as _dtypes
 
 f32 = np.float32

@@ -27,7 +27,7 @@ import pathlib
 
 import numpy as np
 
-from dnnl._settings import settings
+from dnnl._core.settings import settings
 from dnnl.testing import dtypes as R
 
 INTEGRAL = (R.S64, R.S32, R.S8, R.U8, R.S4, R.U4)
@@ -191,7 +191,7 @@ def make_md(spec, runtime=False):
 def buffer_bytes(md, spec=None):
     """Bytes a test buffer for ``md`` needs (layout, offset0 included; the
     parent's size too for a sub-memory ``spec``)."""
-    from dnnl._memory import span_bytes
+    from dnnl._model.memory import span_bytes
     n = max(span_bytes(md), md.get_size())
     if spec is not None and spec[0] == "sub":
         n = max(n, buffer_bytes(make_md(spec[1]), spec[1]))
@@ -233,7 +233,7 @@ def build_attr(scales=None, zero_points=None, sum=None):
 def generic_plans(on=True):
     """Within: reorders made with ``on`` build the generic element-by-element
     plan instead of the fast one (the ``generic_reorder_plans`` switch of
-    ``dnnl._settings``), the plan the fast ones are checked against."""
+    ``dnnl._core.settings``), the plan the fast ones are checked against."""
     with settings.changed(generic_reorder_plans=on):
         yield
 

@@ -17,7 +17,7 @@ Loading (measured on oneDNN 3.13.2, PyPI ``onednn==2026.1.0``):
 
 Every method returns plain Python data and never raises on a oneDNN error
 status: the status is returned instead. Numeric constants come from
-``dnnl._enums.C`` (built from the project's ``include/dnnl_types.h``).
+``dnnl._core.enums.C`` (built from the project's ``include/dnnl_types.h``).
 
 A descriptor "spec" is ``('tag', dims, dt, tag)`` or
 ``('strides', dims, dt, strides_or_None)``; ``dt`` and ``tag`` are C ints or
@@ -70,7 +70,7 @@ import os
 import numpy as np
 
 try:
-    from dnnl._enums import C
+    from dnnl._core.enums import C
 except Exception:  # pragma: no cover - the project is not built
     C = None
 

@@ -12,7 +12,7 @@ import pytest
 
 import dnnl.capi
 import oracle as _oracle_mod
-from dnnl._enums import C
+from dnnl._core.enums import C
 
 pytestmark = pytest.mark.conformance
 

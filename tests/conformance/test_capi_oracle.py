@@ -22,7 +22,7 @@ import pytest
 
 import dnnl.capi
 import oracle as _oracle_mod
-from dnnl._enums import C, C_ENUMS
+from dnnl._core.enums import C, C_ENUMS
 
 pytestmark = pytest.mark.conformance
 
@@ -160,7 +160,7 @@ def declare(lib):
 def libs(oracle):
     real = declare(ctypes.CDLL(oracle.lib._name))   # own function objects
     yield real, declare(dnnl.capi)
-    from dnnl._capi_base import _UNSET               # leave dnnl.capi as found
+    from dnnl._core.capi import _UNSET               # leave dnnl.capi as found
     for name in dnnl.capi.FUNCTIONS:
         fn = getattr(dnnl.capi, name)
         fn.argtypes, fn._restype = None, _UNSET

@@ -25,7 +25,7 @@ from dnnl.testing import dtypes as R
 
 pytestmark = pytest.mark.conformance
 
-cv = _kernels.load("convert")     # the level this CPU runs (ISA cap)
+cv = _kernels.load("dnnl.testing.probes.convert")     # the level this CPU runs (ISA cap)
 
 MD_TYPES = (R.F16, R.BF16, R.S32, R.S8, R.U8, R.E5M2, R.E4M3, R.S4, R.U4,
             R.E8M0, R.F4_E2M1)

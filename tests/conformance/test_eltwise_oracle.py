@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import oracle as _om
-from dnnl._enums import C, algorithm as A
+from dnnl._core.enums import C, algorithm as A
 from dnnl import _kernels
 from dnnl.testing import post_ops as R
 from dnnl.attr import primitive_attr, post_ops
@@ -25,7 +25,7 @@ import dnnl
 
 pytestmark = pytest.mark.conformance
 
-K = _kernels.load("postops_api")   # the level this CPU runs (ISA cap)
+K = _kernels.load("dnnl.testing.probes.postops")   # the level this CPU runs (ISA cap)
 
 _p = ctypes.c_void_p
 _LOOSE = {A.eltwise_gelu_tanh, A.eltwise_elu, A.eltwise_elu_use_dst_for_bwd, A.eltwise_swish,

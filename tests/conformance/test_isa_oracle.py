@@ -18,7 +18,7 @@ REAL = """
 import ctypes, os, sys
 sys.path.insert(0, %r)
 import oracle as O
-from dnnl._enums import C
+from dnnl._core.enums import C
 lib_dir = os.path.join(O.venv_dir(), "lib")
 keep = [ctypes.CDLL(os.path.join(lib_dir, n), mode=ctypes.RTLD_GLOBAL)
         for n in O._PRELOAD if os.path.exists(os.path.join(lib_dir, n))]
@@ -42,7 +42,7 @@ def test_sequences(oracle, code):
 
 
 def isa_names():
-    from dnnl._enums import cpu_isa
+    from dnnl._core.enums import cpu_isa
     return [m.name for m in cpu_isa]
 
 

@@ -27,7 +27,7 @@ import pytest
 
 import oracle as _om
 import dnnl
-from dnnl._enums import C
+from dnnl._core.enums import C
 from dnnl.resampling import post_op_src1_arg, resampling_backward, resampling_forward
 from dnnl.testing import dtypes as D
 from dnnl.testing import resampling as R

@@ -20,7 +20,7 @@ import pytest
 
 import dnnl.capi
 import oracle as _oracle_mod
-from dnnl._enums import C
+from dnnl._core.enums import C
 
 pytestmark = pytest.mark.conformance
 
@@ -96,7 +96,7 @@ def declare(lib):
 def libs(oracle):
     real = declare(ctypes.CDLL(oracle.lib._name))
     yield real, declare(dnnl.capi)
-    from dnnl._capi_base import _UNSET
+    from dnnl._core.capi import _UNSET
     for name in dnnl.capi.FUNCTIONS:
         fn = getattr(dnnl.capi, name)
         fn.argtypes, fn._restype = None, _UNSET

@@ -34,7 +34,7 @@ import dnnl
 import test_reorder_oracle as RO
 import test_resampling_oracle as RS
 from oracle import record  # noqa: E402  (conftest puts the folder on sys.path)
-from dnnl._enums import C
+from dnnl._core.enums import C
 from dnnl.resampling import resampling_backward, resampling_forward
 from dnnl.testing import dtypes as D
 from dnnl.testing import reorder as T

@@ -87,7 +87,7 @@ if __name__ == "__main__":      # run as a script: this tree's dnnl, not an inst
 
 import dnnl.capi  # noqa: E402
 import oracle as _oracle_mod  # noqa: E402
-from dnnl._enums import C, C_ENUMS  # noqa: E402
+from dnnl._core.enums import C, C_ENUMS  # noqa: E402
 
 P, I, I32, I64, F = (ctypes.c_void_p, ctypes.c_int, ctypes.c_int32, ctypes.c_int64,
                      ctypes.c_float)

@@ -52,9 +52,9 @@ class _Block:
 
 
 def tight_aligned_bytes(nbytes):
-    """``dnnl._memory._aligned_bytes`` with no slack after the buffer."""
-    from dnnl._enums import status
-    from dnnl._error import error
+    """``dnnl._model.memory._aligned_bytes`` with no slack after the buffer."""
+    from dnnl._core.enums import status
+    from dnnl._core.error import error
     try:
         block = _Block(nbytes)
     except (MemoryError, OverflowError):
@@ -65,9 +65,9 @@ def tight_aligned_bytes(nbytes):
 
 
 def install():
-    """Make ``dnnl._memory`` allocate with :func:`tight_aligned_bytes`."""
-    module = importlib.import_module("dnnl._memory")
-    assert hasattr(module, "_aligned_bytes"), "dnnl._memory no longer has _aligned_bytes"
+    """Make ``dnnl._model.memory`` allocate with :func:`tight_aligned_bytes`."""
+    module = importlib.import_module("dnnl._model.memory")
+    assert hasattr(module, "_aligned_bytes"), "dnnl._model.memory no longer has _aligned_bytes"
     module._aligned_bytes = tight_aligned_bytes
 
 

@@ -1,0 +1,1009 @@
+# cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False
+# cython: binding=True, embedsignature=True
+"""``dnnl.memory``: a descriptor plus a buffer, as ``dnnl::memory``.
+
+The buffer is the library's own (``DNNL_MEMORY_ALLOCATE``, 64-byte aligned,
+uninitialised like oneDNN's), a user object with the buffer protocol (a numpy
+array, ``bytearray``...; kept alive, never copied), a raw address (``int`` or
+ctypes pointer) or nothing (``DNNL_MEMORY_NONE``). Element access always adds
+the descriptor's ``offset0`` to the handle, as oneDNN does for sub-memory.
+
+The type is a Cython extension type: a memory is made on every array call.
+Its read-only fields (``md``, ``engine``, ``address``, ``nbytes``,
+``capacity``, ``writable``) are what primitives and the array layer read;
+the buffer object itself stays inside.
+"""
+cimport cython
+cimport numpy as cnp
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
+from cpython.pyport cimport PY_SSIZE_T_MAX
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcmp
+
+from dnnl._model.desc cimport desc
+from dnnl._model.fields cimport expose_fields
+
+import ctypes
+import math
+
+import numpy as np
+
+cnp.import_array()
+
+from dnnl._core import args as _args
+from dnnl._core import dtypes as _dtypes
+from dnnl._model import inputs as _inputs
+from dnnl._model import interop as _interop
+from dnnl._model import scalar as _scalar
+from dnnl._core.keys import remember
+from dnnl._model.desc import RUNTIME, desc as desc_type
+from dnnl._core.enums import MACROS, data_type, format_kind, format_tag, status
+from dnnl._core.error import error, invalid, wrong_type
+from dnnl._model import offsets as _offsets
+from dnnl._model.engine import engine, stream
+from dnnl._model.handles import address_of as _address_of, buffer_bytes as _buffer_bytes
+from dnnl._model.handles import check_ctypes_size as _check_ctypes_size, one_buffer
+
+DNNL_MEMORY_NONE = MACROS["DNNL_MEMORY_NONE"]
+DNNL_MEMORY_ALLOCATE = MACROS["DNNL_MEMORY_ALLOCATE"]
+cdef Py_ssize_t ALIGN = 64    # oneDNN's alignment of the buffers it allocates
+_ALIGNMENT = ALIGN
+
+
+def _aligned_bytes(nbytes):
+    try:
+        return _offsets.aligned_bytes(nbytes, _ALIGNMENT)
+    except (MemoryError, ValueError, OverflowError):   # numpy: "array is too big"
+        raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
+
+
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    /* Large buffers backed by transparent huge pages where the kernel
+       offers them on request (THP "madvise" mode, the usual default), as
+       numpy does for its own arrays from 4 MiB: a new result of 200 MB
+       otherwise takes 50,000 page faults, more time than the copy. */
+    static void dnnl_advise_huge(void* p, size_t n) {
+    #if defined(MADV_HUGEPAGE)
+        if (n >= ((size_t)1 << 22)) {
+            size_t skip = (4096 - (size_t)p % 4096) % 4096;
+            madvise((char*)p + skip, n - skip, MADV_HUGEPAGE);
+        }
+    #else
+        (void)p; (void)n;
+    #endif
+    }
+    """
+    void dnnl_advise_huge(void* p, size_t n) nogil
+
+
+@cython.freelist(16)
+cdef class aligned_buffer:
+    """A buffer of the library's own (``DNNL_MEMORY_ALLOCATE``): ``size``
+    bytes at a 64-byte aligned address, uninitialised like oneDNN's; numpy
+    sees it through the buffer protocol. One C allocation: what a new
+    result costs a small array call."""
+
+    cdef void* ptr              # 64-byte aligned, inside block
+    cdef void* block            # what malloc gave
+    cdef readonly Py_ssize_t size
+    cdef Py_ssize_t one
+
+    def __cinit__(self, Py_ssize_t size):
+        # malloc and round up rather than posix_memalign, which splits
+        # the block it takes and frees the head: twice the work of a
+        # small result's allocation, and fragments the heap
+        if size >= 0 and size <= PY_SSIZE_T_MAX - ALIGN:
+            self.block = malloc(size + ALIGN - 1 if size else ALIGN)
+        if self.block == NULL:
+            raise error(status.out_of_memory, "cannot allocate %d bytes" % size)
+        self.ptr = <void*>((<size_t>self.block + ALIGN - 1) & ~<size_t>(ALIGN - 1))
+        self.size, self.one = size, 1
+        dnnl_advise_huge(self.ptr, <size_t>size)
+
+    def __dealloc__(self):
+        free(self.block)
+
+    @property
+    def address(self):
+        return <size_t>self.ptr
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        view.buf, view.obj, view.len = self.ptr, self, self.size
+        view.readonly, view.itemsize, view.ndim = 0, 1, 1
+        view.format = <char*>"B" if flags & PyBUF_FORMAT else NULL
+        view.shape = &self.size if flags & PyBUF_ND else NULL
+        view.strides = &self.one if flags & PyBUF_STRIDES == PyBUF_STRIDES else NULL
+        view.suboffsets = view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
+
+
+_SPANS = {}     # a descriptor's key -> its span_bytes
+
+
+def span_bytes(md):
+    """Bytes a buffer needs from its handle: every element and padding position
+    the layout can reach, ``offset0`` included.
+
+    This is at least ``get_size() + offset0`` bytes; it is more for a
+    sub-memory whose padded dims are smaller than a block, where oneDNN's
+    ``get_size`` reports 0 (so nothing is ever accessed out of bounds).
+    Computed from the blocking (no work per index), once per descriptor.
+    """
+    key = md.cache_key()
+    n = _SPANS.get(key)
+    if n is None:
+        n = remember(_SPANS, key, _span_bytes(md), 4096)
+    return n
+
+
+def _span_bytes(md):
+    if md.ndims == 0 or md.format_kind != format_kind.blocked or 0 in md.dims:
+        return 0
+    last = _offsets.max_offset(md)
+    sub_byte = md.data_type in _dtypes.SUB_BYTE
+    size = md.get_size() * (2 if sub_byte else 1) // _dtypes.size(md.data_type)
+    elems = max(last + 1, size + md.offset0)
+    if sub_byte:
+        return (elems + 1) // 2
+    return elems * _dtypes.size(md.data_type)
+
+
+# dtype key -> {shape of a C-contiguous array: (its md, span bytes)}
+cdef dict _ARRAY_MDS = {}
+# the last of them from_array served, with its key: (type number, dims as
+# bytes, (md, span bytes)); one immutable tuple, swapped whole, so a reader
+# on another thread sees a key with its own value
+cdef tuple _LAST_ARRAY_MD = (-1, b"", None)
+
+
+cdef inline Py_ssize_t dims_bytes(cnp.ndarray a):
+    return cnp.PyArray_NDIM(a) * sizeof(cnp.npy_intp)
+
+
+cdef _remember_array_md(cnp.ndarray a, int num, tuple made):
+    global _LAST_ARRAY_MD
+    _LAST_ARRAY_MD = (num, (<char*>cnp.PyArray_DIMS(a))[:dims_bytes(a)], made)
+
+
+cdef inline object last_array_md(cnp.ndarray a, int num):
+    """The (md, span bytes) of the array before, when ``a`` (native, numeric
+    type ``num``, C-contiguous) has its type and dims; else None. Compared in
+    C: no shape tuple made, nothing hashed."""
+    cdef tuple last = _LAST_ARRAY_MD
+    cdef bytes dims = <bytes>last[1]
+    cdef Py_ssize_t n = dims_bytes(a)
+    if <int>last[0] != num or len(dims) != n or memcmp(<char*>dims, cnp.PyArray_DIMS(a), n):
+        return None
+    return last[2]
+
+
+# the types the fast paths compare with, as C references (no lookups per call)
+cdef object _NDARRAY = np.ndarray, _ENGINE_TYPE = engine
+cdef object _DEFAULT_ENGINE = _interop.default_engine()   # the array layer's engine
+
+
+cdef inline object dtype_key(cnp.ndarray a):
+    """``a``'s element type as a key: its type number where that names it (a
+    numeric numpy type in native byte order: a small int hashes for nothing),
+    else its dtype."""
+    cdef int num = cnp.PyArray_TYPE(a)
+    if (num < cnp.NPY_OBJECT or num == 23) and cnp.PyArray_ISNOTSWAPPED(a):   # 23: NPY_HALF
+        return num
+    return a.dtype
+
+
+_BLANK = object()     # memory.__new__(memory, _BLANK): fields set by the caller
+
+
+def memory_over(md, aengine, nbytes, cnp.ndarray a):
+    """A memory of ``md`` (``nbytes``: its :func:`span_bytes`) over the
+    numpy array ``a`` that ``md`` describes, without the checks of ``memory(md,
+    aengine, a)``: for the array layer's prepared calls, which made those
+    checks once for this descriptor, shape and dtype."""
+    cdef memory m = memory.__new__(memory, _BLANK)
+    m._over(md, aengine, nbytes, a)
+    return m
+
+
+cdef dict _CHECKED = {}    # (md key, dtype key) checked for a memory over such an array -> span
+
+
+def bind_declared(decl, args):
+    """The memories of ``args`` in the order of ``decl`` (a primitive's
+    ``(arg, md, output, name)`` declarations) when each is a memory of
+    exactly the declared descriptor object, with a buffer, writable where it
+    is written: the common case of ``primitive.execute``, checked in C.
+    None otherwise: then each is checked and bound in Python, with the
+    error that says what is wrong."""
+    cdef list mems = []
+    cdef tuple e
+    if type(decl) is not tuple or type(args) is not dict:
+        return None
+    for entry in <tuple>decl:
+        e = <tuple>entry
+        obj = (<dict>args).get(e[0])
+        if type(obj) is not memory:
+            return None
+        m = <memory>obj
+        if m.md is not e[1] or not m.address or (e[2] and m.writable is not True):
+            return None
+        mems.append(m)
+    return mems
+
+
+def memory_allocated(md, aengine, nbytes):
+    """``memory(md, aengine)`` of a descriptor checked before (its buffer the
+    library's own, 64-byte aligned), without the checks: the memory and its
+    buffer's address."""
+    cdef memory m = memory.__new__(memory, _BLANK)
+    cdef aligned_buffer store
+    m.md, m.engine, m.nbytes = md, aengine, nbytes
+    if not nbytes:
+        m._own(np.empty(0, np.uint8), DNNL_MEMORY_ALLOCATE)
+        return m, 0
+    m._own_store(aligned_buffer(nbytes))
+    return m, m.address
+
+
+def _logical_values(arr, dt):
+    """``arr`` cast to the element type of ``dt`` (C-contiguous); numbers only."""
+    if arr.dtype.kind not in "biuf" and not (
+            arr.dtype.kind == "V" and arr.dtype.names is None and arr.dtype.itemsize <= 2):
+        raise wrong_type("array holds %s values; from_numpy needs numbers" % arr.dtype)
+    try:
+        values = arr.astype(_dtypes.numpy_dtype(dt), copy=False)   # no copy when it is
+    except (TypeError, ValueError) as exc:
+        raise wrong_type("array of %s cannot be cast to %s: %s"
+                         % (arr.dtype, dt.name, exc)) from None
+    return np.ascontiguousarray(values)
+
+
+@cython.freelist(64)       # made and dropped on every array call
+cdef class memory:
+    """Memory: a descriptor, an engine and a buffer.
+
+    >>> import dnnl, numpy as np
+    >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    >>> md = dnnl.memory.desc([1, 3, 2, 2], dnnl.memory.data_type.f32,
+    ...                       dnnl.memory.format_tag.nhwc)
+    >>> mem = dnnl.memory(md, eng)
+    >>> mem.from_numpy(np.arange(12, dtype=np.float32).reshape(1, 3, 2, 2))
+    >>> mem.map_data()          # physical order: channels innermost
+    array([ 0.,  4.,  8.,  1.,  5.,  9.,  2.,  6., 10.,  3.,  7., 11.],
+          dtype=float32)
+    >>> mem.md == md, mem.nbytes, mem.writable
+    (True, 48, True)
+
+    Read-only fields (extensions: what primitives and the array functions
+    read of a memory, for buffer 0):
+
+    - ``md``, ``engine``: the descriptor and engine (``get_desc()``,
+      ``get_engine()``);
+    - ``address``: the buffer's address (``get_data_handle()``; 0: none);
+    - ``nbytes``: bytes from ``address`` to the end of the layout, ``offset0``
+      included;
+    - ``capacity``: bytes the buffer holds from ``address`` (at least
+      ``nbytes`` where the buffer's size is known);
+    - ``writable``: whether writes may go there (a read-only numpy array
+      gives False; a raw address is taken as writable, as in C).
+
+    See Also
+    --------
+    dnnl_memory_create, dnnl_memory_get_data_handle
+    """
+
+    # read-only to Python, as member descriptors (_FIELDS, below): the
+    # descriptor (get_desc()) and engine (get_engine()); buffer 0's address
+    # (get_data_handle()), the bytes from it to the end of the layout
+    # (offset0 included), the bytes the buffer holds from it (at least nbytes
+    # where known), whether writes may go there (True / False)
+    cdef object md, engine, address, nbytes, capacity, writable
+    cdef object _data           # buffer 0 as uint8 (None: none, or not made yet)
+    cdef object _handle_obj     # what the user gave (kept alive)
+    cdef object _store          # the library's own buffer (aligned_buffer) or None
+    cdef object _more           # buffers past the first: [data, handle, address, read-only]
+    cdef bint _lazy             # _data is made from _handle_obj when first needed
+
+    desc = desc_type
+    data_type = data_type
+    format_tag = format_tag
+    format_kind = format_kind
+    DNNL_MEMORY_NONE = DNNL_MEMORY_NONE
+    DNNL_MEMORY_ALLOCATE = DNNL_MEMORY_ALLOCATE
+    # the constructor's form, for inspect and the docs (__cinit__ takes it)
+    __signature__ = _args.signature_of(
+        lambda md, aengine, handle=DNNL_MEMORY_ALLOCATE: None)
+
+    def __cinit__(self, md, aengine=None, handle=DNNL_MEMORY_ALLOCATE):
+        self._more = ()
+        self.address, self.nbytes, self.capacity = 0, 0, 0
+        if md is _BLANK:
+            return
+        cdef cnp.ndarray a
+        fast = (type(handle) is _NDARRAY and type(md) is desc and type(aengine) is _ENGINE_TYPE)
+        if fast:
+            a = handle
+            fast = cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a)
+        if fast:    # the checks below made once per descriptor and element type
+            key = ((<desc>md).cache_key(), dtype_key(a))
+            nbytes = _CHECKED.get(key)
+            if nbytes is not None and cnp.PyArray_NBYTES(a) >= nbytes:
+                self._over(md, aengine, nbytes, a)
+                return
+        if type(md) is desc and md.format_kind == format_kind.host_scalar:
+            self._init_host_scalar(md, aengine)
+            return
+        if type(md) is desc and (md.sparse or type(handle) in (list, tuple)):
+            self._init_buffers(md, aengine, handle)
+            return
+        if md is None:
+            md = desc()
+        _args.instance(md, desc, "md")
+        _args.instance(aengine, engine, "aengine")
+        if md.format_kind == format_kind.any:
+            raise invalid("cannot create memory for a descriptor with format any")
+        if RUNTIME in md.dims or RUNTIME in md.strides:
+            raise invalid("cannot create memory for a descriptor with runtime dims")
+        self.md = md
+        self.engine = aengine
+        self.nbytes = span_bytes(md)
+        self._attach(handle)
+        if fast and self.nbytes:
+            remember(_CHECKED, key, self.nbytes, 4096)
+
+    cdef _over(self, md, aengine, nbytes, cnp.ndarray a):
+        """Over the array ``a`` that ``md`` describes (checked by the caller)."""
+        self.md, self.engine, self.nbytes = md, aengine, nbytes
+        self._handle_obj, self._data, self._lazy = a, None, True
+        self.writable = True if cnp.PyArray_ISWRITEABLE(a) else False
+        self.address = <size_t>cnp.PyArray_DATA(a)
+        # a strided view's bytes reach past its nbytes: its span
+        self.capacity = cnp.PyArray_NBYTES(a) if cnp.PyArray_IS_C_CONTIGUOUS(a) else nbytes
+
+    cdef _own(self, data, handle):
+        """Buffer 0 is ``data`` (a uint8 array), given as ``handle``."""
+        self._data, self._handle_obj, self._lazy, self._store = data, handle, False, None
+        self.writable = True
+        self.capacity = data.size
+        self.address = _offsets.data_address(data) if data.size else 0
+
+    cdef _own_store(self, aligned_buffer store):
+        """Buffer 0 is the library's own ``store``; its uint8 view is made when
+        first needed (:meth:`_raw`)."""
+        self._data, self._handle_obj, self._lazy, self._store = \
+            None, DNNL_MEMORY_ALLOCATE, True, store
+        self.writable, self.capacity, self.address = True, store.size, <size_t>store.ptr
+
+    cdef _raw(self):
+        """Buffer 0 as a uint8 array (None: there is none)."""
+        if self._lazy:
+            if self._store is not None:
+                self._data = np.frombuffer(self._store, np.uint8)
+            else:
+                a = self._handle_obj
+                self._data = _offsets.byte_view(a) if a.flags.c_contiguous \
+                    else _interop.byte_span(a, self.nbytes)
+            self._lazy = False
+        return self._data
+
+    # -- the buffer -----------------------------------------------------------
+    cdef _attach(self, handle):
+        handle = _interop_handle(handle)
+        nbytes = self.nbytes
+        if handle is None:
+            handle = DNNL_MEMORY_NONE
+        address = _address_of(handle)
+        if address == DNNL_MEMORY_ALLOCATE:
+            data = _aligned_bytes(nbytes) if nbytes else None
+        elif address == DNNL_MEMORY_NONE:
+            data = None
+        elif address is not None:
+            _check_ctypes_size(handle, nbytes)
+            buf = (ctypes.c_uint8 * nbytes).from_address(address) if nbytes else None
+            data = (np.ctypeslib.as_array(buf) if nbytes
+                    else np.empty(0, dtype=np.uint8))
+        else:
+            data = _buffer_bytes(handle, self.md.data_type if self.md.ndims else None)
+            if data.size < nbytes:
+                raise invalid("handle has %d bytes, too few for %r, which needs %d"
+                              % (data.size, self.md, nbytes))
+        self._data, self._handle_obj, self._lazy, self._store = data, handle, False, None
+        # Raw addresses are taken as writable, as in C; buffer objects say.
+        self.writable = data is None or bool(data.flags.writeable)
+        self.capacity = 0 if data is None else data.size
+        if data is None:
+            self.address = 0
+        elif data.size == 0:
+            self.address = address or 0
+        else:
+            self.address = data.__array_interface__["data"][0]
+
+    def get_data_handle(self, index=0):
+        """The base address of buffer ``index`` as an int (0 when there is
+        none); a sparse memory has one buffer per handle."""
+        if index == 0 and not self._more and self.md.format_kind != format_kind.host_scalar:
+            return self.address
+        return self._buffer(index)[2]
+
+    def set_data_handle(self, handle, astream=None, index=0):
+        """Point buffer ``index`` at another buffer (no copy).
+
+        oneDNN 3.x writes nothing here. Passing a stream selects the v2.x
+        behaviour of ``set_data_handle(handle, stream)``: the padding of a
+        blocked layout is zero-filled in the new buffer. An int in place of
+        the stream is the buffer index, as 3.x's ``set_data_handle(handle, index)``.
+        """
+        if isinstance(astream, (int, np.integer)) and not isinstance(astream, bool):
+            astream, index = None, astream
+        if index != 0 or self._more or self.md.format_kind == format_kind.host_scalar:
+            self._set_buffer(index, handle)
+            return
+        if astream is None:
+            self._attach(handle)
+            return
+        _args.instance(astream, stream, "astream")
+        kept = (self._raw(), self._handle_obj, self.writable, self.address, self.capacity)
+        self._attach(handle)
+        try:
+            self.zero_pad()
+        except error:       # a read-only buffer: the memory keeps its old one
+            (self._data, self._handle_obj, self.writable, self.address,
+             self.capacity) = kept
+            raise
+
+    # -- sparse and multi-handle memories, host scalars ----------------------
+    cdef _init_buffers(self, md, aengine, handles):
+        """A memory over several handles (``dnnl_memory_create_v2``): one per
+        buffer of a sparse descriptor; a single handle other than
+        DNNL_MEMORY_ALLOCATE is buffer 0 alone, as ``dnnl_memory_create``."""
+        _args.instance(aengine, engine, "aengine")
+        if md.has_runtime_dims_or_strides():
+            raise invalid("cannot create memory for a descriptor with runtime dims")
+        if type(handles) not in (list, tuple):
+            allocate = _address_of(_interop_handle(handles)) == DNNL_MEMORY_ALLOCATE
+            handles = [DNNL_MEMORY_ALLOCATE] * md.get_num_handles() if allocate else [handles]
+        if not handles:
+            raise invalid("a memory needs at least one handle")
+        self.md, self.engine = md, aengine
+        self.nbytes = span_bytes(md) if md.is_blocked() else md.get_size(0) % 2 ** 64
+        self._data, self._handle_obj, self.writable, self.address = None, None, True, 0
+        self._more = [[None, None, 0, False] for _ in handles[1:]]
+        for i, h in enumerate(handles):
+            self._set_buffer(i, h)
+
+    def _buffer(self, index):
+        """``[data, handle, address, read-only]`` of buffer ``index``."""
+        if self.md.format_kind == format_kind.host_scalar:
+            raise invalid("a host-scalar memory has no data handle: use "
+                          "get_host_scalar_value() / set_host_scalar_value(v)")
+        index = _args.integer(index, "index")
+        if not 0 <= index <= len(self._more):
+            raise invalid("index %d is not a buffer of this memory (it has %d handles)"
+                          % (index, 1 + len(self._more)))
+        if index == 0:
+            return [self._raw(), self._handle_obj, self.address, not self.writable]
+        return self._more[index - 1]
+
+    def _set_buffer(self, index, handle):
+        entry = self._buffer(index)
+        md = self.md
+        if index == 0 and md.is_blocked():
+            self._attach(handle)
+            return
+        nbytes = md.get_size(index) if md.sparse else 0
+        code = md.get_data_type(index) if md.sparse else None
+        entry[:] = one_buffer(_interop_handle(handle), nbytes, code, _aligned_bytes)
+        if index == 0:
+            self._data, self._handle_obj, self.address, readonly = entry
+            self._lazy, self.writable = False, not readonly
+            self.capacity = 0 if self._data is None else self._data.size
+
+    cdef _init_host_scalar(self, md, value):
+        """``memory(md, value)``: its own copy of the value, no engine."""
+        if isinstance(value, engine):
+            raise invalid("a host-scalar memory is made from a value, not an engine: "
+                          "memory(dnnl.memory.desc.host_scalar(dt), value)")
+        self.md, self.engine, self.nbytes = md, None, md.get_size()
+        self._own(np.zeros(self.nbytes, np.uint8), None)
+        self.set_host_scalar_value(value)
+
+    def _need_dense(self, what):
+        if self.md.sparse:
+            raise invalid("%s: a sparse memory has no logical array here (no kernel reads "
+                          "sparse data); read its buffers with map_data(index=i)" % what)
+        if self.md.format_kind == format_kind.host_scalar:
+            raise invalid("%s: a host-scalar memory holds one value: use "
+                          "set_host_scalar_value(v)" % what)
+
+    def _need_host_scalar(self):
+        if self.md.format_kind != format_kind.host_scalar:
+            raise invalid("%r is not a host-scalar memory: make one with "
+                          "memory(dnnl.memory.desc.host_scalar(dt), value)" % self)
+
+    def get_host_scalar_value(self):
+        """The value of a host-scalar memory, a numpy scalar of its type."""
+        self._need_host_scalar()
+        return _scalar.from_bytes(self._data, self.md.data_type)
+
+    def set_host_scalar_value(self, value):
+        """Store ``value`` (a number, cast with numpy's rules, or the raw bytes
+        of one element) in a host-scalar memory."""
+        self._need_host_scalar()
+        raw = _scalar.to_bytes(value, self.md.data_type, self.nbytes)
+        self._data[:] = np.frombuffer(raw, np.uint8)
+
+    def get_desc(self):
+        return self.md
+
+    def get_engine(self):
+        return self.engine
+
+    def cache_key(self):
+        """What a primitive made from this memory depends on (its engine and
+        descriptor), for the primitive cache; never its buffer."""
+        eng = self.engine      # None: a host scalar has no engine
+        return (None if eng is None else eng.cache_key(), self.md.cache_key())
+
+    def _bytes(self):
+        data = self._raw()
+        if data is None:
+            if self.nbytes:
+                raise invalid("memory has no buffer (DNNL_MEMORY_NONE)")
+            return np.empty(0, dtype=np.uint8)
+        return data
+
+    def _writable_bytes(self, what):
+        """The buffer ``what`` is about to write into, refused before the
+        first byte when it is read-only."""
+        if not self.writable:
+            raise invalid("%s writes into this memory's buffer (%s at %#x), which is "
+                          "read-only: give the memory a writable one (a numpy array, a "
+                          "bytearray, an address) with set_data_handle"
+                          % (what, type(self._handle_obj).__name__, self.address))
+        return self._bytes()
+
+    def map_data(self, dtype=None, index=0):
+        """A numpy view of the physical buffer (of buffer ``index`` of a
+        sparse memory), typed by element.
+
+        Sub-byte types (two per byte) and types numpy lacks come as their raw
+        storage (``uint8``, ``uint16``); pass ``dtype`` to choose the view.
+        """
+        raw = self._bytes() if index == 0 else self._buffer(index)[0]
+        if raw is None:
+            raise invalid("buffer %d has no view (no buffer, or no size)" % index)
+        if dtype is None:
+            code = self.md.get_data_type(index)
+            if code in _dtypes.SUB_BYTE or self.md.ndims == 0 or type(code) is int:
+                return raw
+            dtype = _dtypes.numpy_dtype(code)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise wrong_type("dtype %s is not a numpy dtype" % _args.short(dtype)) from None
+        if dtype.itemsize == 0 or dtype.hasobject:
+            raise invalid("dtype %s cannot view raw memory" % dtype)
+        usable = raw.size - raw.size % dtype.itemsize
+        return raw[:usable].view(dtype)
+
+    def unmap_data(self, mapped):
+        """Nothing to do on the CPU."""
+
+    # -- logical access -------------------------------------------------------
+    def _element_offsets(self, padded=False):
+        return _offsets.all_offsets(self.md, padded)
+
+    def to_numpy(self):
+        """A logical copy: an array of shape ``dims`` in any layout.
+
+        bf16 / f8 / f4 come as ml_dtypes arrays when that package is installed
+        (raw integer codes otherwise); s4 / u4 unpack to int8 / uint8. Always
+        a new array, plain layouts too (``np.asarray(mem)`` is a view of
+        those); docs/arrays.md compares the six ways between arrays and
+        memories.
+        """
+        md = self.md
+        if md.ndims == 0:
+            return np.empty(0, dtype=np.float32)
+        if md.format_kind == format_kind.host_scalar:
+            return np.array([self.get_host_scalar_value()])
+        self._need_dense("to_numpy")
+        dt = md.data_type
+        raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
+        if dt in _dtypes.SUB_BYTE:
+            is_signed = dt == data_type.s4      # s4 codes are sign-extended to int8
+            out = np.empty(md.dims, dtype=np.int8 if is_signed else np.uint8)
+            if _row_major(md):              # nibble order is logical order
+                _check_nibbles(raw, md)
+                _offsets.unpack_nibbles(raw.ctypes.data, md.offset0, md.nelems,
+                                        out.ctypes.data, is_signed)
+            elif md.nelems:
+                _nibbles_to_logical(raw, md, out.view(np.uint8), is_signed)
+            return out if is_signed else out.view(_dtypes.numpy_dtype(dt))
+        out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
+        if md.nelems:
+            _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
+        return out.view(_dtypes.numpy_dtype(dt))
+
+    def from_numpy(self, array):
+        """Write a logical array of shape ``dims`` (padding zero-filled).
+
+        Values are cast with numpy's rules to the memory's element type; use a
+        reorder for oneDNN's rounding and saturation. A copy into the buffer:
+        the memory does not keep ``array`` (see :meth:`from_array` for that).
+        """
+        md = self.md
+        self._need_dense("from_numpy")
+        arr = np.asarray(array)
+        if tuple(arr.shape) != tuple(md.dims):
+            raise invalid("array of shape %s does not match dims %s"
+                          % (arr.shape, list(md.dims)))
+        dt = md.data_type
+        raw = self._writable_bytes("from_numpy")
+        # Everything that can fail (the cast) happens before the first write.
+        values = _logical_values(arr, dt)
+        if dt in _dtypes.SUB_BYTE:
+            if _row_major(md):
+                _check_nibbles(raw, md)
+                _offsets.pack_nibbles(values.ctypes.data, md.nelems, raw.ctypes.data,
+                                      md.offset0)
+                return
+            nib, base = _unpack_nibbles(raw, md, dense=_dense_nibbles(md))
+            _zero_boxes(_offsets.padding_boxes(md), nib, base)
+            _copy_boxes(_offsets.logical_boxes(md), nib, base, values.view(np.uint8),
+                        to_logical=False)
+            _pack_nibbles(nib, raw, base)
+            return
+        self.zero_pad()
+        _copy_boxes(_offsets.logical_boxes(md), raw, 0,
+                    values.view(_dtypes.numpy_dtype(dt, raw=True)), to_logical=False)
+
+    def zero_pad(self):
+        """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
+        if not self.md.is_blocked():
+            return
+        boxes = _offsets.padding_boxes(self.md)
+        if not boxes:
+            return
+        raw = self._writable_bytes("zero_pad")
+        if self.md.data_type in _dtypes.SUB_BYTE:
+            nib, base = _unpack_nibbles(raw, self.md)
+            _zero_boxes(boxes, nib, base)
+            _pack_nibbles(nib, raw, base)
+        else:
+            _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self.md.data_type)))
+
+    def __repr__(self):
+        if self.md.format_kind == format_kind.host_scalar:
+            return "<dnnl.memory %s value=%s>" % (self.md, self.get_host_scalar_value())
+        return "<dnnl.memory %s handle%s>" % (self.md, "=%#x" % self.address if not self._more
+                                              else "s=" + ",".join("%#x" % e[2] for e in
+                                                                   [self._buffer(0)] + self._more))
+
+    # -- arrays: numpy / DLPack interop (implemented in dnnl._model.interop) ---------
+    @staticmethod
+    def from_array(x, tag=None):
+        """A memory over ``x``'s buffer, without copying.
+
+        Parameters
+        ----------
+        x : array_like
+            A numpy array, a ``__dlpack__`` producer on the CPU (a torch tensor)
+            or a buffer-protocol object, with at least one dim. Its dtype gives
+            the data type (ml_dtypes ``bfloat16`` / ``float8_*`` included).
+        tag : str or dnnl.memory.format_tag, optional
+            The layout. By default it is the plain tag that ``x``'s strides
+            describe: C-contiguous gives ``abcd...``, a torch ``channels_last``
+            tensor ``acdb``; any dense permutation gives its plain tag; other
+            strides (a slice with gaps, a broadcast) give a descriptor created
+            from those strides. A given tag must be plain and match the strides.
+
+        Returns
+        -------
+        dnnl.memory
+            On ``dnnl.default_engine()``; writes through it are seen in ``x`` and
+            the other way round. The memory keeps ``x``'s buffer alive. A
+            float64 array gives an f64 memory (no copy); :func:`dnnl.convert`
+            makes an f32 copy of it.
+
+        Raises
+        ------
+        dnnl.error
+            ``invalid_arguments``: not an array (a list has no buffer to
+            share: ``np.asarray`` it), a 0-d array, a dtype oneDNN does not
+            have, the other byte order (big-endian), strides no oneDNN
+            descriptor holds (negative steps; steps that are not element
+            multiples; strides that break oneDNN's rule, each at least the
+            next smaller one times its dim), a blocked tag (use
+            :func:`convert`) or a tag that does not match the strides. Each
+            message names the copy to pass instead; the array functions
+            read all of these as they are (docs/arrays.md).
+
+        Examples
+        --------
+        >>> import dnnl, numpy as np
+        >>> nhwc = np.zeros((2, 3, 4, 5), np.float32)       # N, H, W, C in memory
+        >>> mem = dnnl.memory.from_array(nhwc.transpose(0, 3, 1, 2))   # N, C, H, W dims
+        >>> mem.get_desc() == dnnl.memory.desc([2, 5, 3, 4], "f32", "acdb")
+        True
+        """
+        cdef cnp.ndarray a
+        cdef memory m
+        cdef dict by_shape
+        cdef tuple made
+        cdef int num
+        if type(x) is _NDARRAY and tag is None:
+            a = x
+            if cnp.PyArray_SIZE(a) and cnp.PyArray_IS_C_CONTIGUOUS(a):
+                # the usual case: its descriptor made once per shape and dtype
+                dkey = dtype_key(a)
+                num = dkey if type(dkey) is int else -1    # -1: no last entry
+                made = last_array_md(a, num) if num >= 0 else None
+                if made is None:
+                    by_shape = _ARRAY_MDS.get(dkey)
+                    shape = x.shape
+                    made = None if by_shape is None else by_shape.get(shape)
+                    if made is None:
+                        _inputs.refuse_for_memory(x)
+                        md = _interop.array_desc(x)
+                        if by_shape is None or len(by_shape) >= 256:
+                            by_shape = _ARRAY_MDS[dkey] = {}
+                        made = by_shape.setdefault(shape, (md, span_bytes(md)))
+                    if num >= 0:
+                        _remember_array_md(a, num, made)
+                m = memory.__new__(memory, _BLANK)
+                m._over(made[0], _DEFAULT_ENGINE, made[1], a)
+                return m
+        a = _interop.as_numpy(x)
+        _inputs.refuse_for_memory(a)
+        md = _interop.array_desc(a, tag)
+        return memory(md, _DEFAULT_ENGINE,
+                      _interop.byte_span(a, span_bytes(md) if a.size else 0))
+
+    @property
+    def array(self):
+        """The physical buffer as a numpy array shaped by the blocking (no copy).
+
+        Outer dims in memory order, then the inner blocks, padding included:
+        ``nChw16c`` of 2x17x3x4 is ``(2, 2, 3, 4, 16)``; ``nhwc`` is
+        ``(N, H, W, C)``. Writes go to the memory. Sub-byte types (s4, u4,
+        f4) raise ``dnnl.error``: use :meth:`map_data`. The logical array
+        (shape ``dims``) is ``np.asarray(mem)``.
+
+        Examples
+        --------
+        >>> import dnnl
+        >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw16c")
+        >>> dnnl.memory(md, dnnl.engine(dnnl.engine.kind.cpu, 0)).array.shape
+        (2, 2, 3, 4, 16)
+        """
+        return _interop.physical_array(self)
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(mem)``: the logical array, shape ``dims``.
+
+        For a plain layout (no blocks) it is a view of the buffer: writes
+        through it reach the memory. For a blocked layout it is a logical
+        copy (``copy=False`` raises), as :meth:`to_numpy`. So
+        ``np.asarray(dnnl.convert(x, "nhwc"))`` equals ``x``: the layout is
+        in :attr:`array`.
+        """
+        return _interop.to_array(self, dtype, copy)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export of a plain layout (``np.from_dlpack(mem)``,
+        ``torch.from_dlpack(mem)`` share the buffer). Blocked layouts and
+        types numpy cannot export (bf16, f8) raise ``dnnl.error`` (also a
+        ``BufferError``)."""
+        return _interop.dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """``(kDLCPU, 0)``: the buffer is in host memory."""
+        return _interop.dlpack_device(self)
+
+    # -- pickling (to worker processes): a copy. The address means nothing in
+    # another process, so the descriptor, the engine and the bytes of the
+    # span (nbytes) travel; the receiver gets a new memory owning a buffer
+    # with those bytes (writable), as a pickled numpy view comes back a copy.
+    def __reduce__(self):
+        if self._more or self.md.sparse or self.md.format_kind == format_kind.host_scalar:
+            return (_unpickle_buffers, (self.md, self.engine, [
+                None if e[0] is None else e[0].copy() for e in [self._buffer(0)] + list(self._more)]
+                if self.engine else self._raw().tobytes()))
+        data = self._raw()
+        data = None if data is None else data[:self.nbytes]
+        return (_unpickle, (self.md, self.engine, data))
+
+
+
+_FIELDS = ("md", "engine", "address", "nbytes", "capacity", "writable")
+
+
+cdef _publish_fields():
+    cdef memory probe = memory.__new__(memory, _BLANK)
+    marks = tuple(object() for _ in _FIELDS)
+    probe.md, probe.engine, probe.address, probe.nbytes, probe.capacity, probe.writable = marks
+    expose_fields(memory, probe, _FIELDS, marks)
+    probe.md = probe.engine = probe.address = probe.nbytes = probe.capacity = probe.writable = None
+
+
+_publish_fields()
+
+
+def _unpickle_buffers(md, aengine, buffers):
+    if aengine is None:         # a host scalar: its value's bytes
+        return memory(md, buffers)
+    return memory(md, aengine, [DNNL_MEMORY_NONE if b is None else b for b in buffers])
+
+
+def _unpickle(md, aengine, data):
+    if data is None:
+        return memory(md, aengine, DNNL_MEMORY_NONE)
+    mem = memory(md, aengine)
+    if data.size:
+        mem.map_data(np.uint8)[:data.size] = data
+    return mem
+
+
+def _interop_handle(handle):
+    """A torch tensor or other ``__dlpack__`` producer as a numpy view."""
+    if handle is None or isinstance(handle, (int, np.ndarray, bytes, bytearray)) \
+            or not hasattr(handle, "__dlpack__"):
+        return handle
+    return _interop.memory_handle(handle)
+
+
+# -- logical copies by strided boxes: no per-element offset tables ---------------
+def _box_steps(box, arr, base, room):
+    """A box's copy_box steps ``[(size, physical step, logical step)]`` and
+    its element offsets: physical (from ``base``, within ``room`` elements)
+    and logical (in the C-contiguous ``arr``)."""
+    offset, starts, _, axes = box
+    esize = arr.itemsize
+    steps, loff = [], 0
+    for d, dim_axes in enumerate(axes):
+        stride = arr.strides[d] // esize
+        loff += starts[d] * stride
+        for n, s in reversed(dim_axes):
+            steps.append((n, s, stride))
+            stride *= n
+    if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
+        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+    return steps, offset - base, loff
+
+
+def _copy_boxes(boxes, buf, base, arr, to_logical):
+    """Copy every box between the physical ``buf`` (element-addressed, its
+    element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
+    steps (runs by memcpy, transposes by tiles): the cost grows with the
+    tensor only, and nothing is allocated."""
+    esize = arr.itemsize
+    room = buf.nbytes // esize
+    pa, la = buf.ctypes.data, arr.ctypes.data
+    for box in boxes:
+        steps, poff, loff = _box_steps(box, arr, base, room)
+        phys, logical = pa + poff * esize, la + loff * esize
+        if to_logical:
+            _offsets.copy_box(phys, logical, esize, steps)
+        else:
+            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
+
+
+def _box_view(buf, base, offset, axes, dtype):
+    """A numpy view of the element-addressed ``buf`` (element 0 at offset
+    ``base``) over one box's axes; numpy checks it stays inside ``buf``."""
+    axes = [ax for dim_axes in axes for ax in dim_axes]
+    itemsize = dtype.itemsize
+    return np.ndarray(tuple(n for n, _ in axes), dtype, buf, (offset - base) * itemsize,
+                      tuple(s * itemsize for _, s in axes))
+
+
+def _zero_boxes(boxes, buf, base, dtype=np.dtype(np.uint8)):
+    for offset, _, _, axes in boxes:
+        _box_view(buf, base, offset, axes, dtype)[...] = 0
+
+
+def _row_major(md):
+    """True when the logical elements are consecutive from ``offset0``
+    (a dense plain layout in logical order, no padding)."""
+    if md.format_kind != format_kind.blocked or md.inner_blks or md.nelems == 0:
+        return False
+    expect = 1
+    for n, s in zip(reversed(md.dims), reversed(md.strides)):
+        if n != 1 and s != expect:
+            return False
+        expect *= n
+    return True
+
+
+def _check_nibbles(raw, md):
+    if (md.offset0 + md.nelems + 1) // 2 > raw.size:
+        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+
+
+def _dense_nibbles(md):
+    """True when every nibble of the bytes the layout reaches is an element
+    or padding position (nothing else to keep)."""
+    if not md.nelems:
+        return False
+    span = _offsets.max_offset(md) - md.offset0 + 1
+    return md.offset0 % 2 == 0 and span % 2 == 0 and span == math.prod(md.padded_dims)
+
+
+def _unpack_nibbles(raw, md, is_signed=False, dense=False):
+    """The bytes the layout reaches as one uint8 per nibble (low nibble first,
+    sign-extended when ``is_signed``); returns it with the nibble offset of its
+    first entry. ``dense``: every nibble will be overwritten, skip reading."""
+    first = md.offset0 >> 1
+    end = (_offsets.max_offset(md) >> 1) + 1 if md.nelems else first
+    if end > raw.size:
+        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+    nib = np.empty(2 * (end - first), dtype=np.uint8)
+    if not dense:
+        _offsets.unpack_nibbles(raw.ctypes.data, 2 * first, nib.size, nib.ctypes.data,
+                                is_signed)
+    return nib, 2 * first
+
+
+#: nibbles unpacked at a time by a permuted or blocked 4-bit ``to_numpy``: the
+#: byte-per-nibble copy stays in cache between the unpacking and the copy
+_NIBBLE_CHUNK = 1 << 20
+
+
+def _span(offset, axes):
+    """(first, last) element offset a box reaches."""
+    lo = hi = offset
+    for dim_axes in axes:
+        for n, s in dim_axes:
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+    return lo, hi
+
+
+def _chunks(box, limit):
+    """``box`` as boxes that each reach at most ``limit`` offsets, cut along
+    the outermost axis of a dim (logical starts stay whole ranges)."""
+    offset, starts, shape, axes = box
+    lo, hi = _span(offset, axes)
+    cut = [d for d, dim_axes in enumerate(axes) if dim_axes and dim_axes[0][0] > 1]
+    if hi - lo < limit or not cut:
+        yield box
+        return
+    d = max(cut, key=lambda d: abs(axes[d][0][1]))
+    (n, stride), rest = axes[d][0], axes[d][1:]
+    inner = math.prod(m for m, _ in rest)
+    step = max(1, limit // max(1, abs(stride)))
+    for i in range(0, n, step):
+        k = min(step, n - i)
+        sub_axes = axes[:d] + (((k, stride),) + tuple(rest),) + axes[d + 1:]
+        sub = (offset + i * stride, starts[:d] + (starts[d] + i * inner,) + starts[d + 1:],
+               shape[:d] + (k * inner,) + shape[d + 1:], sub_axes)
+        yield from _chunks(sub, limit)
+
+
+def _nibbles_to_logical(raw, md, out, is_signed):
+    """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk (in
+    parallel), each through a small byte-per-nibble buffer of its thread."""
+    chunks = []
+    for box in _offsets.logical_boxes(md):
+        for sub in _chunks(box, _NIBBLE_CHUNK):
+            lo, hi = _span(sub[0], sub[3])
+            first = lo & ~1
+            n = hi + 1 - first
+            if (hi >> 1) >= raw.size or lo < 0:
+                raise invalid("a logical copy would leave the buffer")   # never: span_bytes
+            steps, toff, loff = _box_steps(sub, out, first, n)
+            chunks.append((first, n, toff, loff, steps))
+    _offsets.unpack_boxes(raw.ctypes.data, chunks, out.ctypes.data, is_signed)
+
+
+def _pack_nibbles(nib, raw, base):
+    """Store ``_unpack_nibbles``' array back (values are masked to 4 bits)."""
+    if nib.size:
+        _offsets.pack_nibbles(nib.ctypes.data, nib.size, raw.ctypes.data, base)

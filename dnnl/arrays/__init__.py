@@ -1,0 +1,692 @@
+"""Array-level functions: numpy, torch or any buffer in, one line each.
+
+The oneDNN-shaped API (descriptors, engines, argument maps, streams) stays
+as it is; these functions are built on it for the everyday tasks:
+
+* :func:`from_array` (also ``dnnl.memory.from_array``): a memory over an
+  array, without copying, its layout read from the array's strides;
+* :func:`convert`: reorder into another layout / data type, with scales and
+  zero points, into a new memory;
+* :func:`quantize` / :func:`dequantize`: numpy in, numpy out, oneDNN's
+  rounding and saturation;
+* :func:`resample` / :func:`resample_backward`: nearest or linear resizing of
+  a batch, channels first or last.
+
+Inputs may be numpy arrays, any object with the buffer protocol, or any
+``__dlpack__`` producer (a torch tensor, a JAX array...) on the CPU. Every
+primitive comes from the primitive cache, so a repeated call creates nothing.
+Bad input raises :class:`dnnl.error` (a ``ValueError`` / ``NotImplementedError``
+subclass, by status).
+
+The memory side of the interop (``memory.array``, ``np.asarray(mem)``,
+``__dlpack__``) lives below the memory class, in :mod:`dnnl._model.interop`; how
+any array a user holds is read, in :mod:`dnnl._model.inputs`; the calls made once
+per definition, in :mod:`dnnl.arrays.prepared`; scales and zero points, in
+:mod:`dnnl.arrays.quant_args`.
+"""
+import numpy as np
+
+from dnnl.arrays import dask as _dask
+from dnnl._core import dtypes as _dtypes
+from dnnl._core.args import a_type, integers, short
+from dnnl._model.desc import desc
+from dnnl._model.engine import stream
+from dnnl._core.enums import C, algorithm, data_type, prop_kind
+from dnnl._core.error import error, invalid, invalid_type, unimpl, wrong_type
+from dnnl._model.inputs import layout_of_result, memory_order
+from dnnl._model.interop import _ENGINE, array_desc, default_engine, plain_tag
+from dnnl._model.interop import as_numpy as _as_numpy
+from dnnl._model.memory import memory
+from dnnl.arrays.prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, array_call,
+                            front, new_array, run_prepared, tensor_call)
+from dnnl.arrays.quant_args import quant_attr, quant_memory, values_of
+from dnnl.primitives.reorder.primitive import reorder
+
+from_array = memory.from_array
+
+def as_numpy(x):
+    """A numpy array sharing ``x``'s memory: a numpy array, a buffer or a
+    ``__dlpack__`` producer; for a :class:`dnnl.memory` its logical array (a
+    view of a plain layout, a copy of a blocked one: the array functions
+    take the values, not the layout)."""
+    if isinstance(x, memory):
+        _dtypes.require_ml_dtypes(x.md.data_type)    # else raw codes, not values
+        return x.__array__()
+    return _as_numpy(x)
+
+
+def _check_input(a):
+    """Refuse, naming the fix, an input type oneDNN has but no array function
+    takes (checked when a call is prepared, not on every call)."""
+    if a.dtype == np.int64:     # numpy's default int: s64, which no reorder takes
+        raise unimpl("int64 input: oneDNN's reorder and resampling take no s64; pass "
+                     "x.astype(np.int32) (or np.int8 / np.uint8)")
+
+
+def _no_f64_output(ddt, what):
+    """Refuse an f64 result (no oneDNN kernel writes f64), naming the fix."""
+    if ddt == data_type.f64:
+        raise unimpl("%s cannot produce f64 (oneDNN's reorder has no f64 kernels): "
+                     "pass dtype=np.float32 and call .astype(np.float64) on the result"
+                     % what)
+
+
+__all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
+           "resample_backward", "plain_tag", "default_engine"]
+
+_ARG_FROM, _ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
+_ARG_SRC, _ARG_DST = C["DNNL_ARG_SRC"], C["DNNL_ARG_DST"]
+_ARG_DIFF_SRC, _ARG_DIFF_DST = C["DNNL_ARG_DIFF_SRC"], C["DNNL_ARG_DIFF_DST"]
+_INTEGRAL = _dtypes.INTEGRAL
+
+
+# ------------------------------------------------------------------ reorders
+def _run_reorder(src, dst, scales=None, zero_points=None, axis=None):
+    """Reorder ``src`` into ``dst`` (memories; checked and made on every call)."""
+    dims = list(src.md.dims)
+    attr, quant = quant_attr(dims, dst.md.data_type, scales, zero_points, axis)
+    args = {_ARG_FROM: src, _ARG_TO: dst}
+    for (arg, np_dtype, ax, what, _), values in zip(quant or (), (scales, zero_points)):
+        if arg is not None:
+            args[arg] = quant_memory(values_of(values, dims, ax, np_dtype, what))
+    reorder(src, dst, attr).execute(stream(src.get_engine()), args)
+
+
+def convert(x, tag, dtype=None, *, scales=None, zero_points=None, axis=None):
+    """Reorder ``x`` into a new memory of layout ``tag`` and data type ``dtype``.
+
+    Parameters
+    ----------
+    x : dnnl.memory or array_like
+        The source: a memory, or an array taken without copying
+        (:func:`from_array`). float64 / longdouble (array or memory) is
+        rounded to f32 first: a copy.
+    tag : str or dnnl.memory.format_tag
+        The destination layout (``"nChw16c"``, ``"acdb"``, ``"OIhw16i16o"``...).
+    dtype : data type, optional
+        The destination data type (``"s8"``, ``np.int8``,
+        ``dnnl.memory.data_type.bf16``...); default: the source's (f32 for
+        float64). Not f64: no kernel writes it.
+    scales, zero_points : float or array_like, optional
+        The quantization of the integral side, ``real = scale * (q - zero_point)``:
+        for an integral destination ``dst = saturate(round(x / scale) +
+        zero_point)`` (oneDNN's dst scale and zero point), otherwise ``dst =
+        scale * (x - zero_point)`` (src scale and zero point). One value, or
+        one per index of ``axis``.
+    axis : int, optional
+        The dim the scales and zero points run along (per-channel).
+
+    Returns
+    -------
+    dnnl.memory
+        A new memory (on the source memory's engine), padding zeroed: its
+        ``.array`` is the buffer in layout ``tag``, ``np.asarray`` of it the
+        logical values again (docs/arrays.md, "What each call gives").
+
+    Raises
+    ------
+    dnnl.error
+        Bad input: ``invalid_arguments``; a type pair or attribute oneDNN's
+        reorder does not implement: ``unimplemented``.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> x = np.arange(2 * 17 * 3 * 4, dtype=np.float32).reshape(2, 17, 3, 4)
+    >>> blocked = dnnl.convert(x, "nChw16c")
+    >>> blocked.array.shape                       # padding included
+    (2, 2, 3, 4, 16)
+    >>> np.array_equal(np.asarray(blocked), x)    # the logical copy
+    True
+    >>> q = dnnl.convert(x, "nhwc", "s8", scales=0.5)
+    >>> np.asarray(q)[0, :3, 0, 0]
+    array([  0,  24,  48], dtype=int8)
+    """
+    call = front.find(x, convert, tag, dtype, scales is None, zero_points is None, axis)
+    if call is not None:
+        return call.run(x, scales, zero_points)
+    options = (convert, tag, dtype, scales is None, zero_points is None, axis)
+    parts = options + (type(tag), type(dtype), type(axis))
+    if type(x) is np.ndarray:
+        call = array_call(x, parts, options)
+        if call is not None:
+            return call.run(x, scales, zero_points)
+    else:
+        hit = tensor_call(x, parts)
+        if hit is not None:
+            return hit[0].run(x, scales, zero_points, hit[1])
+        if isinstance(x, memory):
+            return _convert_memory(x, tag, dtype, scales, zero_points, axis)
+        if _dask.is_dask(x):
+            return _dask.convert(convert, x, tag, dtype, scales, zero_points, axis)
+    return _prepare_convert(x, tag, dtype, scales, zero_points, axis, parts)
+
+
+def _prepare_convert(x, tag, dtype, scales, zero_points, axis, parts):
+    """:func:`convert` of an array whose call is not prepared yet (a
+    function of its own: the closure's cells would cost every call)."""
+    def make(a):
+        _check_input(a)
+        ddt = data_type.undef if dtype is None else _dtypes.as_data_type(dtype)
+        _no_f64_output(ddt, "convert")
+        md = desc(list(a.shape), _dtypes.as_data_type(a.dtype) if dtype is None else ddt, tag)
+        return PreparedReorder(a, md, None, scales, zero_points, axis)
+    return run_prepared(x, parts, True, make, (scales, zero_points))
+
+
+def _convert_memory(src, tag, dtype, scales, zero_points, axis):
+    """:func:`convert` of a memory, on its engine (an f64 memory's values
+    rounded to f32 first: oneDNN's reorder has no f64 source)."""
+    if src.get_desc().data_type == data_type.f64:
+        a = as_numpy(src).astype(np.float32)
+        src = memory(array_desc(a), src.get_engine(), a)
+    smd = src.get_desc()
+    ddt = smd.data_type if dtype is None else _dtypes.as_data_type(dtype)
+    _no_f64_output(ddt, "convert")
+    dst = memory(desc(list(smd.dims), ddt, tag), src.get_engine())
+    _run_reorder(src, dst, scales, zero_points, axis)
+    return dst
+
+
+def _numpy_out(shape, dt, order=None):
+    _dtypes.require_ml_dtypes(dt)
+    try:
+        npdt = _dtypes.numpy_dtype(dt)
+    except error:
+        npdt = None
+    if npdt is None or dt in _dtypes.SUB_BYTE or (
+            dt in _dtypes.FLOATING and npdt.kind in "iu"):
+        raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
+                      "which returns a memory" % dt.name)
+    alloc, axes = layout_of_result(shape, order)
+    return new_array(alloc, npdt, axes)
+
+
+def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
+    """Quantize: ``q = saturate(round_half_even(x / scale) + zero_point)``.
+
+    A reorder with a destination scale and zero point, so oneDNN's exact
+    arithmetic: ``x / scale`` in f32 (a division, not a multiplication by
+    ``1 / scale``), plus the zero point, rounded to nearest even, saturated
+    to the type's range.
+
+    Parameters
+    ----------
+    x : array_like or dnnl.memory
+        f32, f16 or bf16 values: any array, view, byte order, torch tensor,
+        list or number (docs/arrays.md, "Arrays as you hold them"); float64
+        (and longdouble) is rounded to f32 first (a copy), exactly as
+        ``x.astype(np.float32)``; a memory gives its logical values.
+    scale : float or array_like
+        One scale, or one per index of ``axis``.
+    zero_point : int or array_like, optional
+        One zero point, or one per index of ``axis``; default 0.
+    axis : int, optional
+        The dim of per-channel quantization.
+    dtype : data type, default "s8"
+        ``"s8"``, ``"u8"`` or ``"s32"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array of ``x``'s shape, native byte order, in ``x``'s memory
+        order when ``x`` is dense (a transpose, channels last), as numpy's
+        elementwise operations; else C-contiguous.
+
+    Raises
+    ------
+    dnnl.invalid_arguments
+        (also ``ValueError``) a non-integral ``dtype``; scales or zero
+        points of the wrong count or type, zero points not int32 integers;
+        ``axis`` out of range or given without scales and zero points; an
+        input that is not an array.
+    dnnl.unimplemented
+        (also ``NotImplementedError``) an input type no reorder takes
+        (int64: pass ``x.astype(np.int32)``).
+    dnnl.out_of_memory
+        (also ``MemoryError``) a result that cannot be allocated.
+
+    Notes
+    -----
+    ``torch.quantize_per_tensor(x, scale, zero_point, torch.qint8).int_repr()``
+    and ``torch.quantize_per_channel`` give the same values whenever
+    ``x * (1 / scale)`` and ``x / scale`` round to the same f32 number --
+    always for power-of-two scales. PyTorch's vectorised kernels multiply by
+    the reciprocal, so for other scales a value within an ulp of a rounding
+    boundary can come out one step apart.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> dnnl.quantize(np.float32([0.25, 0.75, 1.25, -300.0]), 0.5)
+    array([   0,    2,    2, -128], dtype=int8)
+    >>> dnnl.quantize(np.float32([[1, 2], [3, 4]]), [1.0, 0.5], [0, 10],
+    ...               axis=1, dtype="u8")
+    array([[ 1, 14],
+           [ 3, 18]], dtype=uint8)
+    """
+    return _reorder_to_numpy(_QUANTIZE, x, dtype, scale, zero_point, axis)
+
+
+def _quantize_check(a, ddt):
+    """Refuse a quantization of the array ``a`` into ``ddt`` it cannot be."""
+    if ddt not in _INTEGRAL:
+        raise invalid("quantize needs an integral dtype, not %s" % ddt.name)
+
+
+def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
+    """Dequantize: ``x = scale * (q - zero_point)``, in f32.
+
+    A reorder with a source scale and zero point: ``q - zero_point`` in
+    int32, converted to f32, times the scale (one f32 rounding), then
+    converted to ``dtype``. The same as
+    ``torch.dequantize`` of a per-tensor or per-channel quantized tensor.
+
+    Parameters
+    ----------
+    q : array_like or dnnl.memory
+        s8, u8 or s32 values: any array, view, byte order, torch tensor,
+        list or number (Python integers become int32); a memory gives its
+        logical values.
+    scale : float or array_like
+        One scale, or one per index of ``axis``.
+    zero_point : int or array_like, optional
+        One zero point, or one per index of ``axis``; default 0.
+    axis : int, optional
+        The dim of per-channel quantization.
+    dtype : data type, default "f32"
+        ``"f32"``, ``"f16"``, ``"bf16"`` (with ml_dtypes) or ``"f64"``
+        (``np.float64``): no kernel writes f64, so that result is the f32
+        one widened, exactly.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array of ``q``'s shape, native byte order, in ``q``'s memory
+        order when ``q`` is dense (a transpose, channels last), as numpy's
+        elementwise operations; else C-contiguous.
+
+    Raises
+    ------
+    dnnl.invalid_arguments
+        (also ``ValueError``) floating-point input (it takes integer codes:
+        ``q.astype(np.int32)``, or :func:`quantize` the values); an integral
+        ``dtype``; scales or zero points of the wrong count or type; ``axis``
+        out of range or given without scales and zero points; an input that
+        is not an array.
+    dnnl.unimplemented
+        (also ``NotImplementedError``) an input type no reorder takes
+        (int64: pass ``q.astype(np.int32)``).
+    dnnl.out_of_memory
+        (also ``MemoryError``) a result that cannot be allocated.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> dnnl.dequantize(np.int8([0, 2, 2, -128]), 0.5)
+    array([  0.,   1.,   1., -64.], dtype=float32)
+    >>> dnnl.dequantize(np.uint8([[1, 14], [3, 18]]), [1.0, 0.5], [0, 10], axis=1)
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
+    return _reorder_to_numpy(_DEQUANTIZE, q, dtype, scale, zero_point, axis)
+
+
+def _dequantize_check(a, ddt):
+    """Refuse a dequantization of the array ``a`` into ``ddt`` it cannot be."""
+    if ddt in _INTEGRAL:
+        raise invalid("dequantize needs a floating-point dtype, not %s" % ddt.name)
+    if _dtypes.as_data_type(a.dtype) not in _INTEGRAL:
+        raise invalid("dequantize needs integer input (s8, u8, s32), not %s: pass "
+                      "q.astype(np.int32) for integer codes, or quantize values "
+                      "with dnnl.quantize" % a.dtype)
+
+
+# (the public function, whether float64 input is rounded to f32, the
+# function refusing what the operation cannot do)
+_QUANTIZE = (quantize, True, _quantize_check)
+_DEQUANTIZE = (dequantize, False, _dequantize_check)
+
+
+def _reorder_to_numpy(op, x, dtype, scales, zero_points, axis):
+    """``op`` (:data:`_QUANTIZE`, :data:`_DEQUANTIZE`) of ``x`` into a new
+    array: checked and prepared once per definition."""
+    function, rounds, check = op
+    call = front.find(x, function, dtype, scales is None, zero_points is None, axis, None)
+    if call is not None:
+        return call.run(x, scales, zero_points)
+    options = (function, dtype, scales is None, zero_points is None, axis, None)
+    parts = options + (type(dtype), type(axis))
+    if type(x) is np.ndarray:
+        call = array_call(x, parts, options)
+        if call is not None:
+            return call.run(x, scales, zero_points)
+    else:
+        hit = tensor_call(x, parts)
+        if hit is not None:
+            return hit[0].run(x, scales, zero_points, hit[1])
+        if _dask.is_dask(x):
+            return _dask.reorder(function, x, scales, zero_points, axis, dtype)
+        if isinstance(x, memory):
+            x = as_numpy(x)         # its logical values
+    return _prepare_to_numpy(op, x, dtype, scales, zero_points, axis, parts)
+
+
+def _prepare_to_numpy(op, x, dtype, scales, zero_points, axis, parts):
+    """:func:`_reorder_to_numpy` of an array whose call is not prepared yet."""
+    function, rounds, check = op
+
+    def make(r):
+        _check_input(r)
+        ddt = _dtypes.as_data_type(dtype)
+        wide = ddt == data_type.f64 and not rounds    # computed in f32, then widened
+        if wide:
+            ddt = data_type.f32
+        check(r, ddt)
+        order = memory_order(r)         # the result follows a dense input's order
+        out = _numpy_out(r.shape, ddt, order)
+        one = r.reshape(r.shape or (1,))     # a 0-d array: the memory of one element
+        alloc, axes = layout_of_result(r.shape, order)
+        call = PreparedReorder(one, from_array(out.reshape(one.shape) if r.ndim < 1
+                                                else out).md,
+                                out.dtype, scales, zero_points, axis, alloc, axes)
+        return Widened(call) if wide else call
+    return run_prepared(x, parts, rounds, make, (scales, zero_points))
+
+
+# ------------------------------------------------------------------ resampling
+_MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling_nearest}
+# PyTorch's names (F.interpolate) for the same rules, with the rank they
+# need there. PyTorch's own "nearest" is another rule (floor(o * in / out));
+# ours is its "nearest-exact".
+_PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
+                  "trilinear": ("linear", 5)}
+_FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
+_LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
+
+
+def _resampling_setup(a, mode, layout):
+    """The algorithm and whether channels come last, for the array ``a``
+    the kernels read."""
+    _check_input(a)
+    if a.ndim not in (3, 4, 5):
+        raise invalid("resampling takes 3, 4 or 5 dims (N, C and 1-3 spatial), not %d%s"
+                      % (a.ndim, "; a single image? add a batch dim: x[None]"
+                         if a.ndim == 2 else ""))
+    alg = _mode(mode, a.ndim)
+    name = layout.lower() if isinstance(layout, str) else None
+    if name in _FIRST:
+        last, rank = False, _FIRST[name]
+    elif name in _LAST:
+        last, rank = True, _LAST[name]
+    else:
+        raise invalid("layout must name where the channels are: 'nchw' (first) or "
+                      "'nhwc' (last), not %r" % (layout,))
+    if rank is not None and rank != a.ndim:
+        raise invalid("layout %r is for %d dims, the array has %d" % (layout, rank, a.ndim))
+    return alg, last
+
+
+def _value_key(v):
+    """``v`` (sizes, factors) as part of a key: its values and their types,
+    since a size of 4.0 is refused where 4 is taken, and a factor True where
+    1 is (a list counts as the tuple of its items)."""
+    t = type(v)
+    if t is tuple or t is list:
+        return tuple(v), tuple(map(type, v))
+    return v, t
+
+
+def _resampling_call(what, x, mode, layout, prepare, options):
+    """Run the resampling of ``x`` that ``prepare(a)`` makes (and checks)
+    once per definition, for an array ``a`` the kernels read: ``what``
+    (operation, then the sizes' and factors' :func:`_value_key`), shape,
+    strides, data type, mode and layout; ``options`` as the caller passed
+    them, for :data:`front`."""
+    parts = (what, mode, type(mode), layout, type(layout))
+    if type(x) is np.ndarray:
+        call = array_call(x, parts, options)
+        if call is not None:
+            return call.run(x)
+    else:
+        hit = tensor_call(x, parts)
+        if hit is not None:
+            return hit[0].run(x, hit[1])
+        if isinstance(x, memory):
+            x = as_numpy(x)         # its logical values (dask: the callers')
+    return run_prepared(x, parts, True, prepare, ())
+
+
+def _check_empty(src_spatial, dst_spatial, backward):
+    """Refuse a resampling from an empty spatial size to a non-empty one, as
+    PyTorch and OpenCV do (oneDNN's primitive would write nothing)."""
+    if 0 in src_spatial and 0 not in dst_spatial:
+        raise invalid("%s spatial size %s is empty: nothing to %s %s from (PyTorch and "
+                      "OpenCV refuse this too)"
+                      % ("the input's" if not backward else "size",
+                         short(list(src_spatial)),
+                         "resample" if not backward else "take a gradient of a",
+                         short(list(dst_spatial)) if not backward else "resampling"))
+
+
+def _mode(mode, ndim):
+    """The algorithm of ``mode``: ours, or PyTorch's name for the same rule."""
+    name, rank = _PYTORCH_MODES.get(mode, (mode, None)) if isinstance(mode, str) \
+        else (None, None)
+    alg = _MODES.get(name)
+    if alg is None:
+        raise invalid("mode must be 'linear' or 'nearest' (PyTorch's 'bilinear' / "
+                      "'trilinear' and 'nearest-exact'), not %s" % short(mode))
+    if rank is not None and rank != ndim:
+        raise invalid("mode %r is PyTorch's name for %d spatial dims, the array has %d:"
+                      " use mode='linear'" % (mode, rank - 2, ndim - 2))
+    return alg
+
+
+def _logical(a, last):
+    """N, C, spatial... view of an array (channels last: moved, no copy)."""
+    return np.moveaxis(a, -1, 1) if last else a
+
+
+def _new_output(a, last, spatial):
+    n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
+    shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
+    alloc, axes = layout_of_result(shape, memory_order(a))     # ``a``'s memory order
+    return new_array(alloc, a.dtype, axes)
+
+
+def _one_image(a, last, count):
+    """A hint when ``count`` sizes or factors, one more than the spatial
+    dims, suggest a single image without its batch dim."""
+    if last and a.ndim == 3 and count == 2:
+        return ("; a single H x W x C image? add the batch dim: "
+                "dnnl.resample(img[None], ..., layout='nhwc')[0]")
+    if not last and a.ndim == 3 and count == 2:
+        return "; a single C x H x W image? add the batch dim: img[None]"
+    return ""
+
+
+def _sizes(size, k, hint=lambda count: ""):
+    """Output sizes: integers only, as every dim (docs/errors.md): a float,
+    even 4.0, is refused rather than truncated. ``hint(count)``: what to add
+    to the message when ``count`` sizes do not fit ``k`` spatial dims."""
+    if not isinstance(size, (list, tuple, range, np.ndarray)):
+        size = [size] * k
+    try:
+        out = list(integers(size, "size"))
+    except invalid_type as e:
+        raise wrong_type("%s: a size counts pixels (round it yourself, or pass "
+                         "factors= for a scale)" % e.message) from None
+    if len(out) != k:
+        raise invalid("%d sizes given for %d spatial dims%s" % (len(out), k, hint(len(out))))
+    if any(v < 0 for v in out):
+        raise invalid("sizes must be non-negative, not %s" % short(out))
+    return out
+
+
+_REAL = (int, float, np.integer, np.floating)
+
+
+def _factors(factors, k, hint=lambda count: ""):
+    """Scale factors: real numbers (no bool, no string); ``hint`` as for
+    :func:`_sizes`."""
+    if not isinstance(factors, (list, tuple, range, np.ndarray)):
+        factors = [factors] * k
+    for i, f in enumerate(factors):
+        if not isinstance(f, _REAL) or isinstance(f, (bool, np.bool_)):
+            raise wrong_type("factors[%d] must be a real number, not %s (%s)"
+                             % (i, a_type(f), short(f)))
+    if len(factors) != k:
+        raise invalid("%d factors given for %d spatial dims%s"
+                      % (len(factors), k, hint(len(factors))))
+    return [float(f) for f in factors]
+
+
+def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
+    """Resize the spatial dims of a batch (oneDNN's forward resampling).
+
+    Parameters
+    ----------
+    x : array_like or dnnl.memory
+        N x C x [D x] [H x] W (``layout="nchw"``) or N x [D x] [H x] W x C
+        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8. float64 (and
+        longdouble) is rounded to f32 first (a copy; the result is f32); a
+        memory gives its logical values.
+    size : int or sequence of int, optional
+        The output spatial size (one value for every spatial dim, or one per
+        dim). Integers only: a float, even ``4.0``, is refused.
+    factors : float or sequence of float, optional
+        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN;
+        the coordinates are then mapped by the sizes (``in / out``), not by
+        the factor. PyTorch's ``F.interpolate(x, scale_factor=f)`` maps by
+        ``1 / f`` unless ``recompute_scale_factor=True``: the two agree when
+        ``in * f`` is whole (``f = 2``); otherwise ours is
+        ``F.interpolate(x, scale_factor=f, recompute_scale_factor=True)``.
+    mode : {"linear", "nearest"}
+        ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
+        PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
+        ``align_corners=False``) or ``resampling_nearest`` (the source index
+        is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero:
+        PyTorch's ``"nearest-exact"``; PyTorch's ``"nearest"`` floors
+        ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
+        dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
+    layout : str
+        Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
+        ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
+        ``"nchw"`` and ``"nhwc"`` serve any rank.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array in the same layout and data type as ``x``, in ``x``'s
+        memory order when ``x`` is dense (an NHWC buffer seen as NCHW, a torch
+        ``channels_last`` tensor: PyTorch keeps the memory format too), else
+        C-contiguous.
+
+    Raises
+    ------
+    dnnl.error
+        Bad input: ``invalid_arguments`` (``invalid_type`` for a float size);
+        a data type resampling does not take (int64...): ``unimplemented``.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> x = np.float32([[[0, 1, 2, 3]]])
+    >>> dnnl.resample(x, 8)
+    array([[[0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ]]], dtype=float32)
+    >>> dnnl.resample(x, factors=0.5, mode="nearest")
+    array([[[1., 3.]]], dtype=float32)
+    >>> dnnl.resample(x, 6, mode="nearest-exact")      # PyTorch's name for it
+    array([[[0., 1., 1., 2., 3., 3.]]], dtype=float32)
+    >>> img = np.arange(2 * 2 * 3, dtype=np.uint8).reshape(1, 2, 2, 3)   # NHWC
+    >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
+    (1, 4, 4, 3)
+    """
+    call = front.find(x, resample, size, factors, mode, layout, None)
+    if call is not None:
+        return call.run(x)
+    if type(x) is not np.ndarray and _dask.is_dask(x):
+        return _dask.resample(resample, x, size, factors, mode, layout)
+    what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
+    return _resampling_call(what, x, mode, layout, _forward(size, factors, mode, layout),
+                            (resample, size, factors, mode, layout, None))
+
+
+def _forward(size, factors, mode, layout):
+    """The function preparing :func:`resample`'s call for an array (made
+    here, not in resample: a closure's cells would cost every call)."""
+    def prepare(a):
+        alg, last = _resampling_setup(a, mode, layout)
+        src = from_array(_logical(a, last))
+        k = a.ndim - 2
+        hint = lambda count: _one_image(a, last, count)   # noqa: E731
+        if (size is None) == (factors is None):
+            raise invalid("give either size or factors")
+        if size is not None:
+            spatial = _sizes(size, k, hint)
+        else:
+            from dnnl.primitives.resampling.primitive import _dst_from_factors
+            spatial = list(_dst_from_factors(src.md, _factors(factors, k, hint)).dims[2:])
+        _check_empty(src.md.dims[2:], spatial, False)
+        out = _new_output(a, last, spatial)
+        dst = from_array(_logical(out, last))
+        from dnnl.primitives.resampling.primitive import resampling_forward
+        pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
+                                               src.md, dst.md)
+        return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
+    return prepare
+
+
+def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
+    """The gradient of :func:`resample` (oneDNN's backward resampling).
+
+    Parameters
+    ----------
+    diff_dst : array_like or dnnl.memory
+        The gradient of :func:`resample`'s output, in ``layout``; f32, f16,
+        bf16, s32, s8 or u8 (float64 is rounded to f32, as for :func:`resample`).
+    size : int or sequence of int
+        The spatial size of :func:`resample`'s input (the gradient's size).
+    mode, layout
+        As for :func:`resample`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``diff_src``: a new array of the input's shape, in ``diff_dst``'s
+        data type and memory order (as :func:`resample`); every element the
+        f32 sum of the weighted gradients that reach it.
+
+    Examples
+    --------
+    >>> import dnnl, numpy as np
+    >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
+    array([[[4., 4.]]], dtype=float32)
+    """
+    call = front.find(diff_dst, resample_backward, size, mode, layout, None, None)
+    if call is not None:
+        return call.run(diff_dst)
+    if type(diff_dst) is not np.ndarray and _dask.is_dask(diff_dst):
+        return _dask.backward(resample_backward, diff_dst, size, mode, layout)
+    return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
+                            _backward(size, mode, layout),
+                            (resample_backward, size, mode, layout, None, None))
+
+
+def _backward(size, mode, layout):
+    """The function preparing :func:`resample_backward`'s call for an array."""
+    def prepare(a):
+        alg, last = _resampling_setup(a, mode, layout)
+        dd = from_array(_logical(a, last))
+        out = _new_output(a, last, _sizes(size, a.ndim - 2,
+                                          lambda count: _one_image(a, last, count)))
+        ds = from_array(_logical(out, last))
+        _check_empty(ds.md.dims[2:], dd.md.dims[2:], True)
+        if 0 in dd.md.dims[2:] and out.size:
+            return Zeros(out.shape, out.dtype)     # no output reached: no gradient
+        from dnnl.primitives.resampling.primitive import resampling_backward
+        pd = resampling_backward.primitive_desc(_ENGINE, alg, ds.md, dd.md)
+        return PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
+                                   dd, ds, out)
+    return prepare
