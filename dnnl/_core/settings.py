@@ -28,10 +28,10 @@ def _env_fpmath():
 class Settings:
     """The switches; assigning one changes :attr:`key` (:meth:`cache_key`).
 
-    ``generic_reorder_plans``: reorders build the generic element-by-element
-    plan (the one the fast plans are checked against).
-    ``reorder_parallel_min`` / ``resampling_parallel_min``: the element
-    counts from which a plan runs on several threads.
+    The primitive kinds add theirs when they register
+    (``dnnl._core.registry.register_primitive(..., switches=)``): reorder's
+    ``generic_reorder_plans`` and ``reorder_parallel_min``, resampling's
+    ``resampling_parallel_min``.
     ``default_fpmath_mode``: the fpmath mode new attributes start with
     (``ONEDNN_DEFAULT_FPMATH_MODE``, read at the first use).
     A primitive kind may add switches of its own (:meth:`add_switch`).
@@ -47,10 +47,8 @@ class Settings:
     _lock = threading.RLock()
 
     def __init__(self):
-        values = {"generic_reorder_plans": False,
-                  "reorder_parallel_min": 1 << 15,
-                  "resampling_parallel_min": 1 << 14,
-                  "default_fpmath_mode": None}  # None: not read from the environment yet
+        # the kinds add their own switches when they register
+        values = {"default_fpmath_mode": None}  # None: not read from the environment yet
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_watchers", [])
         self._rekey()

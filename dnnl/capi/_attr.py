@@ -5,11 +5,10 @@ import ctypes
 
 import dnnl
 from dnnl._core import capi as _b
-from dnnl._core.capi import (addr_or_seq as _addr_or_seq, address as _addr, api as _api,
-                             as_float as _f, as_int as _i, lookup as _rec,
-                             new_out as _new_out, obj as _obj, opt_obj as _opt,
-                             put_opt as _put_opt, put_out as _put, read_array as _read,
-                             read_dims as _dims, view_out as _view_out)
+from dnnl._core.capi import (address as _addr, api as _api, as_float as _f, as_int as _i,
+                             lookup as _rec, new_out as _new_out, obj as _obj, opt_obj as
+                             _opt, put_opt as _put_opt, put_out as _put, read_dims as _dims,
+                             view_out as _view_out)
 from dnnl._model.desc import desc as _desc
 from dnnl._core.enums import primitive_kind as _pk
 from dnnl._core.error import invalid as _invalid
@@ -415,66 +414,3 @@ def dnnl_post_ops_get_params_prelu(post_ops, index, mask):
     """``dnnl_post_ops_get_params_prelu(const_dnnl_post_ops_t post_ops, int index,
     int *mask)``"""
     _put_opt(mask, _INT, _obj(post_ops, "post_ops").get_params_prelu(_i(index)))
-
-
-# -------------------------------------------------- RNN quantization attrs
-@_api(wraps="attr.set_rnn_data_qparams(scale, shift)")
-def dnnl_primitive_attr_set_rnn_data_qparams(attr, scale, shift):
-    """``dnnl_primitive_attr_set_rnn_data_qparams(dnnl_primitive_attr_t attr,
-    const float scale, const float shift)``"""
-    _obj(attr, "attr").set_rnn_data_qparams(_f(scale), _f(shift))
-
-
-@_api(wraps="attr.get_rnn_data_qparams()")
-def dnnl_primitive_attr_get_rnn_data_qparams(attr, scale, shift):
-    """``dnnl_primitive_attr_get_rnn_data_qparams(const_dnnl_primitive_attr_t attr,
-    float *scale, float *shift)``"""
-    s, sh = _obj(attr, "attr").get_rnn_data_qparams()
-    _put_opt(scale, _F32, s)
-    _put_opt(shift, _F32, sh)
-
-
-def _rnn_set(attr, count, mask, scales, method):
-    a = _obj(attr, "attr")
-    n = _i(count)
-    if n <= 0 or not _addr_or_seq(scales):
-        raise _invalid("RNN weights qparams need count > 0 and scales")
-    getattr(a, method)(_i(mask), [ctypes.c_float(v).value for v in _read(scales, _F32, n)])
-
-
-def _rnn_get(attr, count, mask, scales, method):
-    m, vals = getattr(_obj(attr, "attr"), method)()
-    _put_opt(count, _I64, len(vals))
-    _put_opt(mask, _INT, m)
-    if _addr(scales):
-        _b.put(_addr(scales), _P, _b.keep_array(attr, method, _F32, vals))
-
-
-@_api(wraps="attr.set_rnn_weights_qparams(mask, scales)")
-def dnnl_primitive_attr_set_rnn_weights_qparams(attr, count, mask, scales):
-    """``dnnl_primitive_attr_set_rnn_weights_qparams(dnnl_primitive_attr_t attr,
-    dnnl_dim_t count, int mask, const float *scales)``"""
-    _rnn_set(attr, count, mask, scales, "set_rnn_weights_qparams")
-
-
-@_api(wraps="attr.get_rnn_weights_qparams()")
-def dnnl_primitive_attr_get_rnn_weights_qparams(attr, count, mask, scales):
-    """``dnnl_primitive_attr_get_rnn_weights_qparams(const_dnnl_primitive_attr_t attr,
-    dnnl_dim_t *count, int *mask, const float **scales)``"""
-    _rnn_get(attr, count, mask, scales, "get_rnn_weights_qparams")
-
-
-@_api(wraps="attr.set_rnn_weights_projection_qparams(mask, scales)")
-def dnnl_primitive_attr_set_rnn_weights_projection_qparams(attr, count, mask, scales):
-    """``dnnl_primitive_attr_set_rnn_weights_projection_qparams(dnnl_primitive_attr_t
-    attr, dnnl_dim_t count, int mask, const float *scales)``"""
-    _rnn_set(attr, count, mask, scales, "set_rnn_weights_projection_qparams")
-
-
-@_api(wraps="attr.get_rnn_weights_projection_qparams()")
-def dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr, count, mask, scales):
-    """``dnnl_primitive_attr_get_rnn_weights_projection_qparams(
-    const_dnnl_primitive_attr_t attr, dnnl_dim_t *count, int *mask,
-    const float **scales)``"""
-    _rnn_get(attr, count, mask, scales, "get_rnn_weights_projection_qparams")
-

@@ -408,4 +408,8 @@ def _verbose_fields(pd, mds):
             _format.attr_str(pd.get_primitive_attr()), aux, _format.dims_str(src_md.dims)]
 
 
-register_primitive(reorder, _verbose_fields, "dnnl.benchdnn.reorder")
+register_primitive(reorder, _verbose_fields, "dnnl.benchdnn.reorder", capi="dnnl.primitives.reorder.capi",
+                   # generic_reorder_plans: the element-by-element plan (the one the
+                   # fast plans are checked against); reorder_parallel_min: the element
+                   # count from which a plan runs on several threads
+                   switches={"generic_reorder_plans": False, "reorder_parallel_min": 1 << 15})

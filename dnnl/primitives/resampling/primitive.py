@@ -506,5 +506,9 @@ def _verbose_fields(pd, mds):
             "alg:" + _format.name(pd.get_algorithm()), problem]
 
 
-register_primitive(resampling_forward, _verbose_fields, "dnnl.benchdnn.resampling")
-register_primitive(resampling_backward, _verbose_fields, "dnnl.benchdnn.resampling")
+# resampling_parallel_min: the element count from which a plan runs on several threads
+_SWITCHES = {"resampling_parallel_min": 1 << 14}
+for _cls in (resampling_forward, resampling_backward):
+    register_primitive(_cls, _verbose_fields, "dnnl.benchdnn.resampling",
+                       capi="dnnl.primitives.resampling.capi", switches=_SWITCHES)
+del _cls
