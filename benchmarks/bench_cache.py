@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import dnnl  # noqa: E402
 from dnnl import verbose
-from dnnl.primitive import cache as _cache# noqa: E402
+from dnnl.primitive import cache as _cache  # noqa: E402
 from dnnl.resampling import resampling_backward, resampling_forward  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))

@@ -3,6 +3,7 @@ from dnnl import arrays as arrays
 from dnnl import attr as attr
 from dnnl import draw as draw
 from dnnl import primitive as primitive
+from dnnl import primitives as primitives
 from dnnl import resampling as resampling
 from dnnl import verbose as verbose
 from dnnl._core.enums import accumulation_mode as accumulation_mode

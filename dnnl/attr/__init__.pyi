@@ -4,6 +4,17 @@ from dnnl._model.desc import _DataTypeLike, desc
 from dnnl._core.enums import (accumulation_mode, algorithm, data_type, fpmath_mode,
                          primitive_kind, quantization_mode, rounding_mode,
                          scratchpad_mode, status)
+from dnnl.attr._post_ops import POST_OPS_LIMIT as POST_OPS_LIMIT
+from dnnl.attr._post_ops import _Entry
+from dnnl.attr._post_ops import binary_entry as binary_entry
+from dnnl.attr._post_ops import dw_entry as dw_entry
+from dnnl.attr._post_ops import eltwise_entry as eltwise_entry
+from dnnl.attr._post_ops import post_ops as post_ops
+from dnnl.attr._post_ops import prelu_entry as prelu_entry
+from dnnl.attr._post_ops import sum_entry as sum_entry
+from dnnl.attr._quant import DEFAULT_QUANT_ENTRY as DEFAULT_QUANT_ENTRY
+from dnnl.attr._quant import INT_MIN as INT_MIN
+from dnnl.attr._quant import quant_entry as quant_entry
 
 __all__ = ["primitive_attr", "post_ops", "quant_entry", "sum_entry", "eltwise_entry",
            "binary_entry", "prelu_entry", "dw_entry", "DEFAULT_QUANT_ENTRY",
@@ -11,108 +22,15 @@ __all__ = ["primitive_attr", "post_ops", "quant_entry", "sum_entry", "eltwise_en
            "binary_src1_mask", "binary_broadcast_dims", "check_binary_src1",
            "POST_OPS_LIMIT", "is_runtime_f32"]
 
-POST_OPS_LIMIT: int
-INT_MIN: int
 
 def is_runtime_f32(x: object) -> bool: ...
 def get_default_fpmath_mode() -> fpmath_mode: ...
 def set_default_fpmath_mode(mode: fpmath_mode | int | str) -> status: ...
 
-class quant_entry(NamedTuple):
-    mask: int
-    data_type: data_type
-    groups: tuple[int, ...]
-    is_on_host: bool
-    qmode: quantization_mode | int
-    @property
-    def group_ndims(self) -> int: ...
-    def group(self, d: int) -> int: ...
-    def has_default_values(self) -> bool: ...
-    def md_dims(self, dims: Sequence[int]) -> tuple[int, ...]: ...
-    def count(self, dims: Sequence[int]) -> int: ...
-
-DEFAULT_QUANT_ENTRY: quant_entry
-
-class _sum_entry(NamedTuple):
-    scale: float
-    zero_point: int
-    data_type: data_type
-
-class sum_entry(_sum_entry):
-    kind: ClassVar[primitive_kind]
-
-class _eltwise_entry(NamedTuple):
-    alg: algorithm
-    alpha: float
-    beta: float
-    scale: float
-
-class eltwise_entry(_eltwise_entry):
-    kind: ClassVar[primitive_kind]
-
-class _binary_entry(NamedTuple):
-    alg: algorithm
-    src1_desc: desc
-    src2_desc: desc | None
-
-class binary_entry(_binary_entry):
-    kind: ClassVar[primitive_kind]
-
-class _prelu_entry(NamedTuple):
-    mask: int
-
-class prelu_entry(_prelu_entry):
-    kind: ClassVar[primitive_kind]
-
-class _dw_entry(NamedTuple):
-    weights_data_type: data_type
-    bias_data_type: data_type
-    dst_data_type: data_type
-    kernel_size: int
-    stride_size: int
-    padding_l_size: int
-
-class dw_entry(_dw_entry):
-    kind: ClassVar[primitive_kind]
-
-_Entry = sum_entry | eltwise_entry | binary_entry | prelu_entry | dw_entry
-
 def binary_src1_mask(dst_dims: desc | Sequence[int], src1_dims: desc | Sequence[int]) -> int: ...
 def binary_broadcast_dims(dst_dims: desc | Sequence[int],
                           src1_dims: desc | Sequence[int]) -> tuple[bool, ...]: ...
 def check_binary_src1(dst_desc: desc, src1_desc: desc, what: str = ...) -> None: ...
-
-class post_ops:
-    def __init__(self) -> None: ...
-    @property
-    def entries(self) -> tuple[_Entry, ...]: ...
-    def len(self) -> int: ...
-    def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator[_Entry]: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def copy(self) -> post_ops: ...
-    def __copy__(self) -> post_ops: ...
-    def __deepcopy__(self, memo: Any) -> post_ops: ...
-    def cache_key(self) -> tuple[Any, ...]: ...
-    def has_default_values(self) -> bool: ...
-    def kind(self, index: int) -> primitive_kind: ...
-    def append_sum(self, scale: float = ..., zero_point: int = ...,
-                   data_type: _DataTypeLike | None = ...) -> None: ...
-    def get_params_sum(self, index: int) -> tuple[float, int, data_type]: ...
-    def append_eltwise(self, alg: algorithm | int, alpha: float = ...,
-                       beta: float = ...) -> None: ...
-    def get_params_eltwise(self, index: int) -> tuple[algorithm, float, float]: ...
-    def append_binary(self, alg: algorithm | int, src1_desc: desc,
-                      src2_desc: desc | None = ...) -> None: ...
-    def get_params_binary(self, index: int) -> tuple[algorithm, desc]: ...
-    def get_params_binary_v2(self, index: int) -> tuple[algorithm, desc, desc | None]: ...
-    def append_prelu(self, mask: int) -> None: ...
-    def get_params_prelu(self, index: int) -> int: ...
-    def append_dw(self, weights_data_type: _DataTypeLike, bias_data_type: _DataTypeLike,
-                  dst_data_type: _DataTypeLike, kernel_size: int, stride_size: int,
-                  padding_l_size: int) -> None: ...
-    def get_params_dw(self, index: int) -> tuple[Any, ...]: ...
 
 class primitive_attr:
     def __init__(self) -> None: ...

@@ -1,6 +1,23 @@
-from dnnl._core.enums import data_type
-from dnnl.attr import (DEFAULT_QUANT_ENTRY as DEFAULT_QUANT_ENTRY, INT_MIN as INT_MIN,
-                       quant_entry as quant_entry)
+from typing import NamedTuple, Sequence
+
+from dnnl._core.enums import data_type, quantization_mode
+
+INT_MIN: int
+
+class quant_entry(NamedTuple):
+    mask: int
+    data_type: data_type
+    groups: tuple[int, ...]
+    is_on_host: bool
+    qmode: quantization_mode | int
+    @property
+    def group_ndims(self) -> int: ...
+    def group(self, d: int) -> int: ...
+    def has_default_values(self) -> bool: ...
+    def md_dims(self, dims: Sequence[int]) -> tuple[int, ...]: ...
+    def count(self, dims: Sequence[int]) -> int: ...
+
+DEFAULT_QUANT_ENTRY: quant_entry
 
 ARG_SRC: int
 ARG_SRC_1: int
