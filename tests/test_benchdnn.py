@@ -7,6 +7,8 @@ import pytest
 
 from dnnl.benchdnn import main
 from dnnl.benchdnn import parser as P
+from dnnl.benchdnn import reorder as REO
+from dnnl.benchdnn import resampling as RES
 
 pytestmark = [pytest.mark.compiled, pytest.mark.package]
 
@@ -61,7 +63,7 @@ def test_tags(tag, nd, exp):
      (256, 34, 25, 68, 50)),
     ("ic4ih5oh10", "ic4ih5oh10", (4, 5, 5, 10, 10))])
 def test_resampling_descriptors(text, printed, dims):
-    d = P.parse_resampling_desc(text)
+    d = RES.parse_resampling_desc(text)
     assert str(d) == printed
     assert (d.ic, d.ih, d.iw, d.oh, d.ow) == dims
 
@@ -69,12 +71,12 @@ def test_resampling_descriptors(text, printed, dims):
 @pytest.mark.parametrize("bad", ["ic8", "iw6ow12", "ic8iw6", "_ic8iw6ow6", "ic8iw6ow6x"])
 def test_bad_resampling_descriptors(bad):
     with pytest.raises(P.ParseError):
-        P.parse_resampling_desc(bad)
+        RES.parse_resampling_desc(bad)
 
 
 def test_reorder_descriptor_and_attrs():
-    assert P.parse_reorder_dims('2x16x3x4_n"conv1"') == ([2, 16, 3, 4], '"conv1"')
-    assert P.parse_reorder_dims("17") == ([17], None)
+    assert REO.parse_reorder_dims('2x16x3x4_n"conv1"') == ([2, 16, 3, 4], '"conv1"')
+    assert REO.parse_reorder_dims("17") == ([17], None)
     q = P.parse_quant("src:per_dim_1+dst:common:0.5+src:per_tensor:bf16:1x16", False)
     assert [(x.arg, x.policy, x.value, x.dt, x.groups) for x in q] == [
         (1, "per_dim_1", 1.0, "f32", ()), (17, "common", 0.5, "f32", ()),

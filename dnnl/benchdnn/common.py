@@ -4,6 +4,7 @@ drives any ``driver.Driver`` it is given and imports none."""
 import os
 import re
 import sys
+import textwrap
 import time
 
 from dnnl.benchdnn.parser import ParseError, parse_bool, tokenize
@@ -186,7 +187,7 @@ class Bench:
                 return 2
             name = argv[i]
             if name in ("--help", "-h"):
-                self.print(USAGE)
+                self.print(usage(drivers))
                 return 0
             if name not in drivers:
                 self.err.write("ERROR: unknown driver %r (this benchdnn has %s)\n"
@@ -425,16 +426,19 @@ def time_executions(execute, g, res):
     res.times = times
 
 
-USAGE = """usage: python -m dnnl.benchdnn [global options] --reorder|--resampling [options] [problems]
+USAGE = """usage: python -m dnnl.benchdnn [global options] %s [options] [problems]
 
-A benchdnn work-alike for this library's reorder and resampling primitives
-(see docs/benchdnn.md). Global options: --mode=C|P|R|L|I|B|F, --engine=cpu,
---max-ms-per-prb=MS, --fix-times-per-prb=N, --repeats-per-prb=N, --start=N,
+A benchdnn work-alike for this library's primitives (see docs/benchdnn.md).
+Global options: --mode=C|P|R|L|I|B|F, --engine=cpu, --max-ms-per-prb=MS,
+--fix-times-per-prb=N, --repeats-per-prb=N, --start=N,
 --allow-enum-tags-only=BOOL, --summary=no-failures, -vN.
 Shared options: --batch=FILE, --reset, --match=REGEX, --impl=, --skip-impl=,
 --perf-template=def|csv|TEMPLATE, --attr-scales=, --attr-zero-points=,
---attr-post-ops=, --attr-scratchpad=, --attr-fpmath=, ...
-reorder: --sdt= --ddt= --stag= --dtag= --strides= --oflag= --runtime-dim-mask=
-         --cross-engine= ; problems like 2x16x3x4
-resampling: --dir= --sdt= --ddt= --tag= --alg= --mb= ;
-         problems like mb2ic16_ih5oh3_iw10ow11"""
+--attr-post-ops=, --attr-scratchpad=, --attr-fpmath=, ..."""
+
+
+def usage(drivers):
+    """The --help text: the global and shared options, then each registered
+    driver's own (its ``help``), so a new driver edits no text here."""
+    return "\n".join([USAGE % "|".join(sorted(drivers))] + [
+        textwrap.fill(drivers[n].help, 79, subsequent_indent="    ") for n in sorted(drivers)])

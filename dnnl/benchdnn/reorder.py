@@ -7,7 +7,7 @@ from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
 from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
 from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops, parse_quant,
-                                  parse_reorder_dims, policy_mask)
+                                  policy_mask)
 from dnnl.testing import reorder as TR
 
 RUNTIME = dnnl.DNNL_RUNTIME_DIM_VAL
@@ -31,6 +31,25 @@ def fill_values(dt, n, kind):
     i = np.arange(n, dtype=np.int64)
     idx = i % 10 if kind == "src" else (i * 11 // 10) % 10
     return table[idx]
+
+
+# ------------------------------------------------------- problem descriptors
+def parse_reorder_dims(text):
+    """``D0xD1x...[_]nNAME`` -> (dims, name)."""
+    name = None
+    body = text
+    i = text.find("n")
+    if i >= 0:
+        body, name = text[:i], text[i + 1:]
+    if body.endswith("_"):
+        body = body[:-1]
+    try:
+        dims = [int(x) for x in body.split("x")]
+    except ValueError:
+        raise ParseError("invalid problem descriptor %r" % text)
+    if not 1 <= len(dims) <= 12 or any(d < 0 for d in dims):
+        raise ParseError("invalid problem descriptor %r" % text)
+    return dims, name
 
 
 @register

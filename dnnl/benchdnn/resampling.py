@@ -1,4 +1,6 @@
 """``--resampling`` driver (oneDNN's tests/benchdnn/resampling/, docs/benchdnn.md)."""
+import re
+
 import numpy as np
 
 import dnnl
@@ -7,8 +9,7 @@ from dnnl._core import dtypes as _dtypes
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
 from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
-from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops,
-                                  parse_resampling_desc)
+from dnnl.benchdnn.parser import ParseError, normalize_tag, parse_post_ops
 from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as TR
 from dnnl.testing import resampling as RS
@@ -55,6 +56,89 @@ def backward_linear_f64(dd, in_spatial):
         np.add.at(m, (o, right), 1.0 - w_left.astype(np.float64))
         r = np.moveaxis(np.tensordot(r, m, axes=([axis], [0])), -1, axis)
     return r.astype(np.float32)
+
+
+# ------------------------------------------------------- problem descriptors
+class ResamplingDesc:
+    __slots__ = ("mb", "ic", "id", "ih", "iw", "od", "oh", "ow", "ndims", "name")
+
+    def __str__(self):
+        s = "" if self.mb == 2 else "mb%d" % self.mb
+        s += "ic%d" % self.ic
+        if self.ndims == 5:
+            cubic = (self.id == self.ih == self.iw and self.od == self.oh == self.ow)
+            if cubic:
+                s += "id%dod%d" % (self.id, self.od)
+            else:
+                s += "id%dih%diw%dod%doh%dow%d" % (self.id, self.ih, self.iw,
+                                                    self.od, self.oh, self.ow)
+        elif self.ndims == 4:
+            square = self.ih == self.iw and self.oh == self.ow
+            if square:
+                s += "ih%doh%d" % (self.ih, self.oh)
+            else:
+                s += "ih%diw%doh%dow%d" % (self.ih, self.iw, self.oh, self.ow)
+        else:
+            s += "iw%dow%d" % (self.iw, self.ow)
+        if self.name is not None:
+            s += "n" + self.name
+        return s
+
+
+def parse_resampling_desc(text):
+    d = ResamplingDesc()
+    vals = {}
+    name = None
+    i = 0
+    s = text
+    if s.startswith("_"):
+        raise ParseError("invalid problem descriptor %r" % text)
+    while i < len(s):
+        if s[i] == "n":
+            name = s[i + 1:]
+            break
+        m = re.match(r"(mb|ic|id|ih|iw|od|oh|ow)([0-9]+)(_?)", s[i:])
+        if not m:
+            raise ParseError("invalid problem descriptor %r" % text)
+        vals[m.group(1)] = int(m.group(2))
+        i += m.end()
+        if s.startswith("_", i):
+            raise ParseError("invalid problem descriptor %r" % text)
+    if not vals.get("ic"):
+        raise ParseError("invalid problem descriptor %r: ic is missing" % text)
+    for a in "dhw":
+        if ("i" + a in vals) != ("o" + a in vals):
+            raise ParseError("invalid problem descriptor %r: i%s/o%s" % (text, a, a))
+    if "od" in vals:
+        nd = 5
+    elif "oh" in vals:
+        nd = 4
+    elif "ow" in vals:
+        nd = 3
+    else:
+        raise ParseError("invalid problem descriptor %r: no spatial dims" % text)
+    if nd == 5:
+        has_h, has_w = "oh" in vals, "ow" in vals
+        if has_h != has_w:
+            raise ParseError("invalid problem descriptor %r" % text)
+        if not has_h:
+            for k in ("ih", "iw"):
+                vals[k] = vals["id"]
+            for k in ("oh", "ow"):
+                vals[k] = vals["od"]
+    elif nd == 4:
+        if "ow" not in vals:
+            vals["iw"], vals["ow"] = vals["ih"], vals["oh"]
+        vals["id"] = vals["od"] = 1
+    else:
+        vals["id"] = vals["od"] = vals["ih"] = vals["oh"] = 1
+    d.mb = vals.get("mb", 2)
+    d.ic = vals["ic"]
+    for k in ("id", "ih", "iw", "od", "oh", "ow"):
+        setattr(d, k, vals[k])
+    d.ndims = nd
+    d.name = name
+    return d
 
 
 @register
