@@ -11,7 +11,7 @@ import sys
 
 MOVED = {
     "dnnl.resampling": "dnnl.primitives.resampling.primitive",
-    # pickle targets of dnnl 0.x (before the layer folders)
+    # the pickle targets of the versions before the layer folders (tests/data)
     "dnnl._desc": "dnnl._model.desc",
     "dnnl._memory": "dnnl._model.memory",
     "dnnl._engine": "dnnl._model.engine",

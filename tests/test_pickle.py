@@ -5,6 +5,7 @@ refuse with a dnnl.error that is also a TypeError and says what to send.
 The crossing to real worker processes is in tests/test_dask.py.
 """
 import copy
+import os
 import pickle
 
 import numpy as np
@@ -142,3 +143,46 @@ def test_primitives_refuse_to_pickle_and_say_what_to_send():
         assert "send its descriptors and attributes" in str(info.value)
         # a shallow copy is still a copy of the same primitive
         assert copy.copy(obj).__dict__ == obj.__dict__
+
+
+# what an earlier version pickled (commit 800297c, before the modules moved
+# into their layer folders): its __reduce__ targets (dnnl._desc.make,
+# dnnl._memory._unpickle, dnnl._enums.*, dnnl._engine.engine) still load
+OLD_PICKLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                           "pickles_800297c.pkl")
+
+
+def _as_made_by_800297c():
+    """The objects of tests/data/pickles_800297c.pkl, made again here (the
+    same calls that made them there)."""
+    md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw16c")
+    sub = dnnl.memory.desc([4, 6], "f32", "ab").submemory_desc([2, 3], [1, 2])
+    po = dnnl.post_ops()
+    po.append_sum(2.0, 1, dnnl.data_type.s8)
+    po.append_eltwise(dnnl.algorithm.eltwise_clip, -1.5, 2.5)
+    po.append_binary(dnnl.algorithm.binary_mul, dnnl.memory.desc([1, 17, 1, 1], "f32", "abcd"))
+    attr = dnnl.primitive_attr()
+    attr.set_scratchpad_mode(dnnl.scratchpad_mode.user)
+    attr.set_scales(dnnl.DNNL_ARG_SRC, 3, (2, 4), dnnl.data_type.f16)
+    attr.set_zero_points_mask(dnnl.DNNL_ARG_DST, 0)
+    attr.set_post_ops(po)
+    return {"md": md, "sub": sub, "empty": dnnl.memory.desc(), "post_ops": po, "attr": attr}
+
+
+def test_pickles_of_an_earlier_version_load():
+    with open(OLD_PICKLES, "rb") as f:
+        by_protocol = pickle.load(f)
+    assert sorted(by_protocol) == [2, 3, 4, 5]
+    want = _as_made_by_800297c()
+    for protocol, data in by_protocol.items():
+        got = pickle.loads(data)
+        for name, obj in want.items():
+            assert got[name] == obj and repr(got[name]) == repr(obj), (protocol, name)
+        assert got["md"].cache_key() is want["md"].cache_key()
+        assert got["attr"].cache_key() is want["attr"].cache_key()
+        mem = got["mem"]
+        assert mem.get_desc() == dnnl.memory.desc([2, 3], "s8", "ab")
+        assert mem.to_numpy().tolist() == [[-3, -2, -1], [0, 1, 2]]
+        # and the memory's values go on to convert
+        out = dnnl.convert(mem.to_numpy(), "ab", "f32")
+        assert np.asarray(out).tolist() == [[-3.0, -2.0, -1.0], [0.0, 1.0, 2.0]]
