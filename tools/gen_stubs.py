@@ -14,7 +14,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # this checkout's dnnl when it is built in place, else the one installed
-_SRC = os.path.join(ROOT, "dnnl")
+_SRC = os.path.join(ROOT, "dnnl", "_core")
 if os.path.isdir(_SRC) and any(f.startswith("_constants.") and f.endswith((".so", ".pyd"))
                                for f in os.listdir(_SRC)):
     sys.path.insert(0, ROOT)
@@ -79,8 +79,8 @@ def outputs():
         text = f.read()
     start, end = text.index(BEGIN), text.index(END) + len(END)
     return {
-        os.path.join(PKG, "_enums.pyi"): enums_stub(),
-        os.path.join(PKG, "capi.pyi"): capi_stub(),
+        os.path.join(PKG, "_core", "enums.pyi"): enums_stub(),
+        os.path.join(PKG, "capi", "__init__.pyi"): capi_stub(),
         init_path: text[:start] + init_block() + text[end:],
     }
 
