@@ -231,8 +231,9 @@ def extensions():
     # gigabytes and minutes for nothing.
     exts = [ext(name, src, (["-O0"] + cflags) if name == "dnnl._core._constants"
                 else base_args + march, os.path.dirname(src)) for name, src in mods]
-    # Cython's utility code (typed memoryviews: about 2.5 s of compiling per
-    # module) is compiled once, into a module of its own that every kernel
+    # Cython's utility code (typed memoryviews: seconds of compiling per
+    # module, docs/internals/performance.md) is compiled once, into a module
+    # of its own that every kernel
     # and every level copy imports, instead of into each of them.
     exts.append(ext(SHARED_UTILITY, SHARED_UTILITY.replace(".", "/") + ".c",
                     base_args + march, "dnnl/_kernels"))

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Logical index -> physical element offset, for any blocked descriptor.
 
-oneDNN's offset of a logical position is separable (DESIGN rule 3):
+oneDNN's offset of a logical position is separable (design rule 3,
+docs/internals/architecture.md):
 ``off(i) = offset0 + sum_d f_d(i_d)``, where ``f_d`` splits ``i_d`` into its
 inner blocks (innermost first) and its outer block index times
 ``strides[d]``. ``dim_tables`` tabulates every ``f_d`` once; kernels take the

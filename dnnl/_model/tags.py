@@ -1,4 +1,5 @@
-"""The one format-tag parser: a tag's name is its layout (DESIGN rule 2).
+"""The one format-tag parser: a tag's name is its layout (design rule 2,
+docs/internals/architecture.md).
 
 An abstract tag name such as ``aBCd4c16b4c`` reads as: leading letters are the
 logical dims from outermost to innermost (``a`` = dim 0 ... ``l`` = dim 11,

@@ -240,14 +240,14 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
    decides.
 
    A pool run is counted only with its workers awake. One that had to start
-   a worker, or wake one from sleep, is not (on an idle 2-core VM a woken
-   worker turned up 12-30 us late, half of a 30 us region): the next run of
-   the kind goes on the pool too (`follow`) and counts whatever its workers
-   do. Without that, a kind once settled on the caller alone stayed there:
-   its probes, each with the worker asleep since the last one, measured the
-   pool no faster than the caller (dequantizing 1x64x56x56 took 40 us a
-   call where the pool kept busy took 24). Only the pool's owner touches
-   it. */
+   a worker, or wake one from sleep, is not (a woken worker can turn up
+   late by a good part of a small region): the next run of the kind goes on
+   the pool too (`follow`) and counts whatever its workers do. Without
+   that, a kind once settled on the caller alone stayed there: its probes,
+   each with the worker asleep since the last one, measured the pool no
+   faster than the caller, though a pool kept busy is faster
+   (docs/internals/performance.md has the numbers). Only the pool's owner
+   touches it. */
 #define GAIN_SLOTS 64
 #define PROBE_EVERY 32
 #define WARM_PAR 3
@@ -255,10 +255,10 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
 
 /* The last four times of runs one way, and their median (the mean of the
    middle two; of fewer, the middle one or the faster): one run slowed by
-   something else (a kind's first runs touch new memory: 325 us once,
-   against 35 after; an interrupt; a peer's threads holding a core for a
-   while) moves it little, while a load that slows most runs moves it
-   within two. */
+   something else (a kind's first runs touch new memory, several times
+   slower than the runs after; an interrupt; a peer's threads holding a
+   core for a while) moves it little, while a load that slows most runs
+   moves it within two. */
 typedef struct {
     int64_t t[4], median;
     uint32_t count;
@@ -386,8 +386,8 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     int64_t t2 = dnnl_py_now();
     /* the cores are taken when the region took longer than the caller alone
        would have (its own time per chunk, times the chunks) with its workers
-       awake (one woken from sleep is late by the wake-up: 12 us on an idle
-       2-core VM, 30 after 5 ms idle, and is not judged by it), or when no
+       awake (one woken from sleep is late by the wake-up, and is not
+       judged by it), or when no
        worker turned up during a long region */
     int64_t per_chunk = mine > 0 ? (t1 - t0) / mine : 0;
     int stalled = !cold && mine > 0 && mine < nch && t2 - t0 > per_chunk * nch;

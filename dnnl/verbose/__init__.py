@@ -167,7 +167,8 @@ _from_env()
 # ------------------------------------------------------------------- output
 def _emit(text):
     out = _output
-    # logging is not imported here (3 ms of import dnnl): until something
+    # logging is not imported here (it would add to every import dnnl;
+    # docs/internals/performance.md): until something
     # imports it, no logger can have handlers nor be the target
     logging = sys.modules.get("logging")
     if out is None:
