@@ -188,7 +188,7 @@ rm -rf "$logs/canary"
 # level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
 levels=$("$py" - <<'PY'
 import dnnl._platform.isa as I, dnnl._kernels as K
-built = [l for l in I.kernel_levels() if not l or K.level_file(l, "reorder")]
+built = [l for l in I.kernel_levels() if not l or K.level_file(l, "dnnl.primitives.reorder.kernel")]
 print(" ".join(l or "baseline" for l in built))
 PY
 )
@@ -200,7 +200,7 @@ run() {   # run <what> <cap or ""> pytest-args...
     local what="$1" cap="$2"; shift 2
     step "$what${cap:+ (ONEDNN_MAX_CPU_ISA=$cap)}"
     local level
-    level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K; K.load('reorder'); print(K.level or 'baseline')")
+    level=$(ONEDNN_MAX_CPU_ISA="$cap" "$py" -c "import dnnl._kernels as K; K.load('dnnl.primitives.reorder.kernel'); print(K.level or 'baseline')")
     echo "kernel level: $level"
     # both cores (pytest-xdist): each worker loads the plugin and inherits the
     # preloaded runtimes and their log paths
