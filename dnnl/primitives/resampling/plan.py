@@ -16,7 +16,7 @@ from dnnl._core import dtypes as _dtypes
 from dnnl._core.enums import algorithm, data_type, primitive_kind
 from dnnl._kernels import load as _load_kernel
 from dnnl._model import offsets as _offsets
-from dnnl.primitives.reorder.plan import STREAM_BYTES
+from dnnl._platform.caches import STREAM_BYTES
 
 f32 = np.float32
 #: a forward W axis (rows path) with more indices than this has its taps and
