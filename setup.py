@@ -218,8 +218,10 @@ def extensions():
     march = arch_flags()
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
     # C headers: each kernel includes its own folder's and the thread pool's
-    # (dnnl/_platform); an edit to any of them rebuilds the extensions
-    headers = package_files(".h")
+    # (dnnl/_platform); Cython include files (.pxi): the parts of a kernel
+    # split into a folder beside it. An edit to any of them rebuilds the
+    # extensions
+    headers = package_files(".h", ".pxi")
     common = [numpy.get_include(), "include", "dnnl/_platform"]
     mods = [(rel[:-4].replace("/", "."), rel) for rel in package_files(".pyx")]
 

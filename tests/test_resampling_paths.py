@@ -350,7 +350,9 @@ def test_kernels_only_copy_their_plans():
     arrays, and define no Python helpers beyond the array copies."""
     kinds = pathlib.Path(RP.__file__).parent.parent
     for name in ("resampling/kernel.pyx", "reorder/kernel.pyx.in"):
-        text = (kinds / name).read_text()
+        # the kernel and the parts it includes (its folder _kernel/)
+        parts = sorted((kinds / name).parent.glob("_kernel/*.pxi"))
+        text = "\n".join(p.read_text() for p in [kinds / name] + parts)
         used = set(re.findall(r"\bnp\.(\w+)", text))
         assert used <= {"ascontiguousarray", "array", "int64", "float32", "uint8"}, (name, used)
         helpers = set(re.findall(r"^def (\w+)", text, re.M))

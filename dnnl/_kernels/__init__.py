@@ -1,8 +1,10 @@
 """The shared kernel toolkit, and :func:`load`, which gives the kernel to run.
 
 The ``.pxd`` files here are what every kernel cimports: the conversion
-ladder (``cvt.pxd``, expanded from its template) and the post-op formulas
-(``postops.pxd``). Each primitive's kernel lives in its kind's folder
+ladder (``cvt.pxd``, expanded from its template), the post-op formulas
+(``postops.pxd``) and what the spatial kernels share (``spatial.pxd``: the
+post-op chain, rows through an offset table), whose plan side is
+``spatial`` (the axis tables, channel runs and post-op entries). Each primitive's kernel lives in its kind's folder
 (``dnnl/primitives/<kind>/kernel.pyx``); setup.py builds it for the
 baseline and again for every level of ``dnnl._platform.isa.KERNEL_LEVELS``,
 into ``<level>/`` beside it, under the same module name. A plan asks for its

@@ -21,6 +21,7 @@ import numpy as np
 from dnnl._core import dtypes as _dtypes
 from dnnl._kernels import load as _load_kernel
 from dnnl._model import offsets as _offsets
+from dnnl._platform.caches import STREAM_BYTES
 
 #: The index spaces of a plan, in the order of its ``tables`` and ``origins``:
 #: the two tensors, then the attribute values, in the order of ``build_plan``'s
@@ -32,13 +33,10 @@ TENSORS = 2     # src and dst: their offsets come from their mds
 TABLE_MAX = 4096
 #: an innermost loop shorter than this gives way to a loop of LONG_RUN or more
 SHORT_RUN, LONG_RUN = 16, 256
-#: src + dst bytes from which outputs are stored around the caches
-#: (non-temporal): the rest of the run would evict them from the caches anyway
-#: (glibc's memcpy makes the same choice). The reorder's fused runs and the
-#: resampling's plain channel rows (resampling_plan) follow it.
-STREAM_BYTES = 1 << 24
-#: ... and whose innermost runs store at least this many bytes each: the
-#: write-combining buffers flush a partly written line at every run's end
+#: outputs are stored around the caches from STREAM_BYTES (src + dst bytes,
+#: dnnl._platform.caches) when the innermost runs store at least this many
+#: bytes each: the write-combining buffers flush a partly written line at
+#: every run's end
 STREAM_RUN_BYTES = 1 << 10
 #: a plan moving no more bytes keeps the GIL while it runs: releasing and
 #: taking it back costs about a tenth of a microsecond, more than moving a

@@ -3,10 +3,12 @@
 The builders turn (algorithm, mds, post-ops) into a typed spec: per-axis
 offset tables of each tensor (N, C, D, H, W; missing spatial axes have extent
 1), the source taps and weights of every output index (oneDNN's
-src/cpu/resampling_utils.hpp), channel runs, and the loop choice.
+src/cpu/resampling_utils.hpp), channel runs, and the loop choice. The tables,
+channel runs and post-op entries are the spatial primitives' shared plumbing
+(dnnl/_kernels/spatial.py); the taps, weights and fast paths are resampling's.
 Every fast path is decided here too (``_fwd_paths``, ``_bwd_paths``: the x2
 and halved columns, repeated rows, streaming stores, the inf/NaN scan, the
-backward W taps); ``FwdPlan`` / ``BwdPlan`` (``resampling.pyx``) only copy
+backward W taps); ``FwdPlan`` / ``BwdPlan`` (the kernel, ``kernel.pyx``) only copy
 the spec's named fields once, into C structs.
 Forward and backward share ``PlanSpec``'s fields.
 """
@@ -15,8 +17,10 @@ import numpy as np
 from dnnl._core import dtypes as _dtypes
 from dnnl._core.enums import algorithm, data_type, primitive_kind
 from dnnl._kernels import load as _load_kernel
+from dnnl._kernels.spatial import (channel_runs, choose_inner, dim_table, extents, plain_w,
+                                   post_op, tables, unit_stride)
 from dnnl._model import offsets as _offsets
-from dnnl.primitives.reorder.plan import STREAM_BYTES
+from dnnl._platform.caches import STREAM_BYTES
 
 f32 = np.float32
 #: a forward W axis (rows path) with more indices than this has its taps and
@@ -30,9 +34,8 @@ STAGE_BYTES = 1 << 18
 #: how far (bytes) ahead of its non-temporal stores a streamed linear row
 #: prefetches one line of each 4 KiB destination page (FwdSpec.dpage_ahead):
 #: a destination over 4 KiB pages (not backed by transparent huge pages)
-#: makes 8x64x56x56 bilinear x2 up NHWC, 1 thread, take 1.65 ms (mean)
-#: instead of 1.03; with this, 1.47-1.52 (faster in 31 of 34 processes),
-#: and at times 1.0 instead of 1.75; over 2 MiB pages: no change
+#: is streamed into markedly slower without it; over 2 MiB pages it changes
+#: nothing
 DPAGE_AHEAD = 8192
 F32 = int(data_type.f32)
 
@@ -118,85 +121,6 @@ def backward_nearest_ranges(n_in, n_out):
     return np.searchsorted(idx, x, "left"), np.searchsorted(idx, x, "right")
 
 
-# ------------------------------------------------------------ tables
-def _axis_map(nd):
-    """Logical dim of each of the axes N, C, D, H, W (None: missing)."""
-    k = nd - 2
-    return [0, 1, nd - 3 if k == 3 else None, nd - 2 if k >= 2 else None, nd - 1]
-
-
-def _dim_table(md, d, n):
-    """Offsets of indices 0..n-1 of dim ``d``, from its blocking levels."""
-    lv = _offsets.levels(md, d)
-    i = np.arange(n, dtype=np.int64)
-    if len(lv) == 1:                # not blocked: i * stride, in place
-        i *= lv[0][2]
-        return i
-    off = np.zeros(n, np.int64)
-    for radix, unit, stride in lv:
-        g = i // unit
-        if radix:
-            np.remainder(g, radix, out=g)
-        g *= stride
-        off += g
-    return off
-
-
-def _tables(md, w=None):
-    """Per-axis offset tables (N, C, D, H, W); offset0 folded into N. With
-    ``w``, the W table holds only the offsets of indices 0 and 1 (lazy W)."""
-    out = []
-    for a, d in enumerate(_axis_map(md.ndims)):
-        n = 1 if d is None else (min(w, md.dims[d]) if a == 4 and w else md.dims[d])
-        out.append(np.zeros(1, np.int64) if d is None else _dim_table(md, d, n))
-    out[0] = out[0] + md.offset0
-    return out
-
-
-def _plain_w(md):
-    """The element stride of W when its offsets are ``iw * stride``, else None."""
-    lv = _offsets.levels(md, md.ndims - 1)
-    return int(lv[0][2]) if len(lv) == 1 else None
-
-
-def _extents(md):
-    return [1 if d is None else md.dims[d] for d in _axis_map(md.ndims)]
-
-
-def _unit(t):
-    return t.size < 2 or bool((np.diff(t) == 1).all())
-
-
-def _choose_inner(c_tab, w_tab):
-    """0 (channels) or 1 (width) as the innermost loop of the output."""
-    c_unit = c_tab.size > 1 and c_tab[1] - c_tab[0] == 1
-    w_unit = w_tab.size > 1 and _unit(w_tab)
-    if c_unit:
-        return 0
-    if w_unit:
-        return 1
-    if c_tab.size > 1 and w_tab.size > 1:
-        return 0 if abs(int(c_tab[1] - c_tab[0])) <= abs(int(w_tab[1] - w_tab[0])) else 1
-    return 0 if c_tab.size >= w_tab.size else 1
-
-
-def _c_runs(out_tab, in_tab):
-    """Split the channels into runs where the output offsets step by 1 (and the
-    input's too when it is mostly unit-stride): (starts, lengths, in_unit, out_unit)."""
-    n = out_tab.size
-    if n == 0:
-        return [np.zeros(0, np.int64)] * 2 + [np.zeros(0, np.uint8)] * 2
-    ob = np.diff(out_tab) != 1
-    ib = np.diff(in_tab) != 1
-    brk = ob | ib if n > 1 and ib.mean() < 0.5 else ob
-    starts = np.concatenate([[0], np.nonzero(brk)[0] + 1]).astype(np.int64)
-    ends = np.concatenate([starts[1:], [n]]).astype(np.int64)
-    lens = ends - starts
-    in_unit = np.array([_unit(in_tab[s:e]) for s, e in zip(starts, ends)], np.uint8)
-    out_unit = np.array([_unit(out_tab[s:e]) for s, e in zip(starts, ends)], np.uint8)
-    return [starts, lens, in_unit, out_unit]
-
-
 # ------------------------------------------------------------ specs
 class PlanSpec:
     """Fields shared by forward and backward plans. ``dst`` is the tensor
@@ -252,33 +176,7 @@ class BwdSpec(PlanSpec):
                  "ident", "lazy_cin", "x2_w", "w_taps")
 
 
-class PostOp:
-    """One forward post-op: ``kind`` is oneDNN's primitive kind (sum,
-    eltwise, binary); ``tabs`` the src1 offset tables (binary)."""
-    __slots__ = ("kind", "alg", "alpha", "beta", "scale", "dt", "tabs")
-
-    def __init__(self, kind, alg=0, alpha=0.0, beta=0.0, scale=1.0, dt=0, tabs=None):
-        self.kind, self.alg, self.alpha, self.beta = int(kind), int(alg), alpha, beta
-        self.scale, self.dt, self.tabs = scale, int(dt), tabs
-
-
 # ------------------------------------------------------------ builders
-def _post_op(e, outs):
-    """The PostOp of attribute entry ``e`` (sum, eltwise or binary), told
-    apart by the kind the entry carries: the plan knows no attribute class."""
-    if e.kind == primitive_kind.sum:
-        return PostOp(primitive_kind.sum, scale=float(e.scale))
-    if e.kind != primitive_kind.binary:
-        return PostOp(primitive_kind.eltwise, e.alg, float(e.alpha), float(e.beta),
-                      float(e.scale))
-    m = e.src1_desc
-    t1, e1 = _tables(m), _extents(m)
-    tabs = [t1[a] if e1[a] == outs[a]
-            else np.full(outs[a], t1[a][0] if t1[a].size else 0, np.int64)
-            for a in range(5)]
-    return PostOp(primitive_kind.binary, e.alg, dt=m.data_type, tabs=tabs)
-
-
 def _lazy_w(src_md, dst_md, ins, outs, entries):
     """The source W stride when the kernel computes the W taps (a long W on
     the rows path, plain W axes, unit-stride f32 source rows and dense
@@ -307,11 +205,11 @@ def _lazy_w_bwd(linear, ds_md, dd_md, ins, outs):
 def _row_stride(read_md, write_md):
     """``read_md``'s W stride when both W axes are plain, ``write_md``'s rows
     are dense and W (not C) is its inner axis, else 0."""
-    rw, ww = _plain_w(read_md), _plain_w(write_md)
+    rw, ww = plain_w(read_md), plain_w(write_md)
     if not rw or ww != 1:
         return 0
-    c_tab = _dim_table(write_md, 1, min(write_md.dims[1], 2))
-    return rw if _choose_inner(c_tab, np.array([0, 1])) == 1 else 0
+    c_tab = dim_table(write_md, 1, min(write_md.dims[1], 2))
+    return rw if choose_inner(c_tab, np.array([0, 1])) == 1 else 0
 
 
 def fwd_plan(alg, src_md, dst_md, entries, *, parallel_min):
@@ -320,9 +218,9 @@ def fwd_plan(alg, src_md, dst_md, entries, *, parallel_min):
     nd = src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
-    ins, outs = _extents(src_md), _extents(dst_md)
+    ins, outs = extents(src_md), extents(dst_md)
     lazy = _lazy_w(src_md, dst_md, ins, outs, entries)
-    st, dtab = _tables(src_md, 2 if lazy else None), _tables(dst_md, 2 if lazy else None)
+    st, dtab = tables(src_md, 2 if lazy else None), tables(dst_md, 2 if lazy else None)
     s0, s1, wl, wr, idx0, idx1 = [], [], [], [], [], []
     for a in (2, 3, 4):
         n_in, n_out = ins[a], outs[a]
@@ -345,17 +243,17 @@ def fwd_plan(alg, src_md, dst_md, entries, *, parallel_min):
         wr.append((f32(1) - w).astype(f32))
         idx0.append(left)
         idx1.append(right)
-    runs = _c_runs(dtab[1], st[1])
+    runs = channel_runs(dtab[1], st[1])
     if lazy:
         dtab[4] = np.array([0, outs[4] - 1], np.int64)   # unit: first and last
     spec = FwdSpec(
-        k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
+        k=k, linear=int(linear), inner=1 if lazy else choose_inner(dtab[1], dtab[4]),
         N=outs[0], C=outs[1], OD=outs[2], OH=outs[3], OW=outs[4], IW=ins[4],
         sdt=int(src_md.data_type), ddt=int(dst_md.data_type), sN=st[0], sC=st[1],
         s0=s0, s1=s1, i0W=idx0[2], i1W=idx1[2], sWrow=st[4], wl=wl, wr=wr,
-        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
+        dN=dtab[0], dC=dtab[1], dS=dtab[2:], dW_unit=bool(lazy) or unit_stride(dtab[4]), runs=runs,
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
-        lazy_sw=lazy, post_ops=[_post_op(e, outs) for e in entries],
+        lazy_sw=lazy, post_ops=[post_op(e, outs) for e in entries],
         parallel=int(np.prod(outs)) >= parallel_min,
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
     _fwd_paths(spec)
@@ -368,10 +266,10 @@ def bwd_plan(alg, diff_src_md, diff_dst_md, *, parallel_min):
     nd = diff_src_md.ndims
     k = nd - 2
     linear = alg == algorithm.resampling_linear
-    ins, outs = _extents(diff_src_md), _extents(diff_dst_md)
+    ins, outs = extents(diff_src_md), extents(diff_dst_md)
     lazy = _lazy_w_bwd(linear, diff_src_md, diff_dst_md, ins, outs)
-    gt = _tables(diff_dst_md, 2 if lazy else None)
-    dtab = _tables(diff_src_md, 2 if lazy else None)
+    gt = tables(diff_dst_md, 2 if lazy else None)
+    dtab = tables(diff_src_md, 2 if lazy else None)
     rs, re, wt, nroles = [], [], [], []
     for a in (2, 3, 4):
         n_in, n_out = ins[a], outs[a]
@@ -401,13 +299,13 @@ def bwd_plan(alg, diff_src_md, diff_dst_md, *, parallel_min):
             re += [hi, hi]
             wt += [one, one]
             nroles.append(1)
-    runs = _c_runs(dtab[1], gt[1])
+    runs = channel_runs(dtab[1], gt[1])
     spec = BwdSpec(
-        k=k, linear=int(linear), inner=1 if lazy else _choose_inner(dtab[1], dtab[4]),
+        k=k, linear=int(linear), inner=1 if lazy else choose_inner(dtab[1], dtab[4]),
         N=ins[0], C=ins[1], ID=ins[2], IH=ins[3], IW=ins[4], OW=outs[4],
         gdt=int(diff_dst_md.data_type), sdt=int(diff_src_md.data_type),
         gN=gt[0], gC=gt[1], gS=gt[2:], dN=dtab[0], dC=dtab[1], dS=dtab[2:],
-        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=bool(lazy) or _unit(dtab[4]), runs=runs,
+        nroles=nroles, rs=rs, re=re, wt=wt, dW_unit=bool(lazy) or unit_stride(dtab[4]), runs=runs,
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_gw=lazy,
         parallel=int(np.prod(ins)) + int(np.prod(outs)) >= parallel_min,

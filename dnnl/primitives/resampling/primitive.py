@@ -36,7 +36,7 @@ from dnnl._core.error import invalid, unimpl
 from dnnl.primitives.resampling.plan import (  # noqa: F401 (the coefficients are public)
     backward_linear_ranges, backward_nearest_ranges, bwd_plan, fwd_plan, linear_coeffs,
     nearest_indices)
-from dnnl.attr import binary_entry, check_binary_src1, eltwise_entry, sum_entry
+from dnnl.attr import POST_OPS_LIMIT, binary_entry, check_binary_src1, eltwise_entry, sum_entry
 from dnnl._model.engine import engine
 from dnnl._core.registry import register_primitive
 from dnnl._core.settings import settings
@@ -51,7 +51,9 @@ ALGS = (algorithm.resampling_nearest, algorithm.resampling_linear)
 ARG_SRC, ARG_DST, ARG_DIFF_SRC, ARG_DIFF_DST, ARG_SRC_1, POST_OP_BASE = (
     C["DNNL_ARG_" + n] for n in ("SRC", "DST", "DIFF_SRC", "DIFF_DST", "SRC_1",
                                  "ATTR_MULTIPLE_POST_OP_BASE"))
-MAX_POST_OPS = 32
+#: the post-op chain's limit (the attribute's, POST_OPS_LIMIT; the kernel's
+#: PostOps struct, dnnl/_kernels/spatial.pxd, holds as many)
+MAX_POST_OPS = POST_OPS_LIMIT
 
 
 def post_op_src1_arg(idx):

@@ -1,0 +1,1 @@
+STREAM_BYTES: int
