@@ -227,7 +227,7 @@ def test_cvt_dispatch_runs_for_exactly_the_records():
 
 
 def test_reorder_template_tables():
-    """reorder.pyx.in: a bit copy for every whole-byte size; the fast loads
+    """The reorder kernel (kernel.pyx.in): a bit copy for every whole-byte size; the fast loads
     and stores read the record's size with its signedness."""
     ns = _py_blocks("primitives/reorder/kernel.pyx.in")
     assert {size for _, size, _ in ns["COPY"]} \
@@ -246,7 +246,7 @@ def test_reorder_template_tables():
 
 
 def test_resampling_nonfinite_scan_covers_its_float_types():
-    """resampling.pyx's _has_nonfinite: every float type resampling takes is
+    """The resampling kernel's _has_nonfinite: every float type resampling takes is
     scanned, with that format's exponent field."""
     text = pathlib.Path(PKG, "primitives", "resampling", "kernel.pyx").read_text()
     body = text[text.index("cdef bint _has_nonfinite"):]

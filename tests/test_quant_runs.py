@@ -130,7 +130,7 @@ def test_long_run_with_chunks():
     (853, 4099, "bf16", {DST: (1, list(np.linspace(0.1, 3, 853)), "f32")}, None),
 ])
 def test_streaming_stores(rows, n, ddt, scales, zps):
-    """Tensors beyond STREAM_BYTES (reorder_plan.py) take the non-temporal
+    """Tensors beyond STREAM_BYTES (dnnl/_platform/caches.py) take the non-temporal
     stores; rows of 4099 start at every misalignment (a head step first, or
     no streaming for bf16 at odd addresses)."""
     x = _spread(np.concatenate([INT8_TARGETS, np.array(BF16_BITS, np.uint32).view(

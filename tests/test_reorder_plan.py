@@ -185,11 +185,11 @@ def test_big_dim_not_divided_by_its_block_holds_no_table():
 
 
 def test_kernel_index_spaces_follow_the_plan():
-    """The kernel's K_SRC .. K_DZP enum and NK (reorder.pyx.in) name the index
+    """The kernel's K_SRC .. K_DZP enum and NK (the kernel's kernel.pyx.in) name the index
     spaces in ``reorder_plan.SPACES`` order: the order is written once."""
     text = (pathlib.Path(reorder_plan.__file__).parent / "kernel.pyx.in").read_text()
     enum = re.search(r"cdef enum:\n((?:    K_\w+ = \d+ +# .+\n)+)", text)
-    assert enum, "the K_ enum of reorder.pyx.in"
+    assert enum, "the K_ enum of kernel.pyx.in"
     members = re.findall(r"K_\w+ = (\d+) +# (.+)", enum.group(1))
     assert [int(v) for v, _ in members] == list(range(len(reorder_plan.SPACES)))
     assert tuple(name.strip() for _, name in members) == reorder_plan.SPACES

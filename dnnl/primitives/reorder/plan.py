@@ -11,7 +11,7 @@ linear in every space: a loop with an int step per space, no table. Only a
 dim that cannot be split exactly (a block that does not divide it) gets
 tables, and only for the spaces that are not linear on it.
 
-This is layout bookkeeping only; the arithmetic lives in ``reorder.pyx``.
+This is layout bookkeeping only; the arithmetic lives in the kernel (``kernel.pyx.in``).
 """
 import itertools
 import math
@@ -26,7 +26,7 @@ from dnnl._platform.caches import STREAM_BYTES
 #: The index spaces of a plan, in the order of its ``tables`` and ``origins``:
 #: the two tensors, then the attribute values, in the order of ``build_plan``'s
 #: ``quant`` (dnnl/primitives/reorder/primitive.py) and of the kernel's K_SRC .. K_DZP enum
-#: (reorder.pyx.in; tests/test_reorder_plan.py checks it).
+#: (kernel.pyx.in; tests/test_reorder_plan.py checks it).
 SPACES = ("src", "dst", "src scales", "dst scales", "src zero points", "dst zero points")
 TENSORS = 2     # src and dst: their offsets come from their mds
 #: a dim that cannot be split is tabulated up to this size, else peeled
@@ -264,7 +264,7 @@ def _longest_linear(loops, used):
 
 def _rows_convert(src_md, dst_md, used, loop):
     """Whether the kernel converts the short innermost runs of ``loop`` many
-    to a work item (reorder.pyx.in's _rows_by_element): runs from f32 or
+    to a work item (the kernel's _rows_by_element): runs from f32 or
     int8, without a source zero point, to contiguous f32, bf16 or int8."""
     dt = _dtypes.dt
     return (src_md.data_type in (dt.f32, dt.s8, dt.u8)

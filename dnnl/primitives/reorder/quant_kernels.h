@@ -1,4 +1,4 @@
-/* Vector bodies of reorder.pyx's fused runs: contiguous f32 -> s8 / u8 / bf16
+/* Vector bodies of the reorder kernel's fused runs: contiguous f32 -> s8 / u8 / bf16
    with run-constant scales and zero point,
 
        t = a * x / dv + z        (the multiply skipped when a == 1, the
@@ -75,11 +75,11 @@
    adjacent) straight on, Q_AHEAD floats ahead into L1. A strided view's
    runs are apart in memory (``far``): what follows a run is a gap, not the
    next run, so past a run's end the prefetches go as far into the next one
-   (``next``, NULL when there is none), twice as far ahead and into L2.
-   Measured on Zen 5: every other channel of 32x128x56x56 f32 took 1.8x the
-   contiguous call with the former, 1.1-1.3x with the latter, which costs a
-   dense run 10%. ``q_far_ahead``: where the step at element j of a run of n
-   at x prefetches (NULL: nothing). */
+   (``next``, NULL when there is none), twice as far ahead and into L2: a
+   strided view's call then costs little more than a contiguous one, which
+   the dense runs' plain prefetch would not give (docs/internals/
+   performance.md). ``q_far_ahead``: where the step at element j of a run
+   of n at x prefetches (NULL: nothing). */
 DNNL_PY_INLINE const float *q_far_ahead(const float *x, long long j, long long n,
                                         const float *next) {
     long long k = j + 2 * Q_AHEAD;
@@ -286,7 +286,7 @@ static inline void dnnl_py_sfence(void) {
     else done = body(x, d, n, next, a, dv, z, nt, 0, 0, swap, far);
 /* a dense source in this machine's order: the loops alone, inlined into the
    caller (called, with the views' loops beside them, the call's prologue
-   after the last run's sfence cost a dense quantization 10%) */
+   after the last run's sfence costs a dense quantization measurably) */
 #define Q_ENTRY(name, T, body)                                                  \
     DNNL_PY_INLINE long long name(const float *x, T *d, long long n, float a,   \
                                   float dv, float z, int nt) {                  \

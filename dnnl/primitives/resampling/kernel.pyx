@@ -1,12 +1,12 @@
 # cython: language_level=3
 """Resampling kernels: nearest and linear, forward and backward, any layout.
 
-Everything is driven by per-axis tables built once per primitive
-(plan.py beside this file, which also decides every fast path: the plans here
-only copy its spec into C structs): logical axes are N, C, D, H, W (missing spatial axes
-have extent 1). For every axis and tensor a table gives the physical element
-offset of each logical index (separable offsets, DESIGN rule 3); for the
-spatial axes of the forward pass each output index also has its source taps
+Everything is driven by per-axis tables built once per primitive (plan.py
+beside this file, which also decides every fast path: the plans here only
+copy its spec into C structs): logical axes are N, C, D, H, W (missing
+spatial axes have extent 1). For every axis and tensor a table gives the
+physical element offset of each logical index (separable offsets: design
+rule 3 of docs/internals/architecture.md); for the spatial axes of the forward pass each output index also has its source taps
 (offsets, indices) and weights ``w_left`` / ``1 - w_left`` (f32).
 
 The innermost loop runs either over **channels** (``inner = 0``: the

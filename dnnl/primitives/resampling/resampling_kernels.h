@@ -69,8 +69,8 @@ static inline uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) {
    Needs ``o`` aligned to a vector and ``n`` a multiple of its width
    (rs_nt_ok); the caller ends its row with rs_sfence. Same operations,
    same bits as the plain loop; 256-bit vectors at the AVX-512 level too:
-   on a Zen 5 its 512-bit streaming stores left bilinear x2 NHWC 8x64x56x56
-   5-10% slower than the AVX2 build (1.61 against 1.45 ms, one thread). */
+   512-bit streaming stores were slower than the AVX2 build's
+   (docs/internals/performance.md). */
 #if defined(__AVX__)
 #include <immintrin.h>
 #define RS_NTW 8
@@ -274,7 +274,7 @@ static inline void rs_coeffs(int64_t o0, int64_t m, int64_t n_in, int64_t n_out,
 }
 /* Backward linear W ranges of inputs x0 .. x0 + m - 1 for tap role `role`
    (0: x is the left tap, 1: the right one) and the role's output weights:
-   resampling_plan.py's backward_linear_ranges, the same f32 operations. */
+   the plan's backward_linear_ranges (plan.py), the same f32 operations. */
 static inline float rs_bmap(int32_t x, float fa, float fb) {
     return (((float)x + 0.5f) * fa) / fb - 0.5f;
 }
@@ -481,9 +481,9 @@ static inline void rs_dupc(float* __restrict o0, float* __restrict o1,
 }
 /* rs_dupc into two rows with stores around the caches, without a staging
    row: one row, then the other (each source pixel stored twice into each,
-   read twice from the caches). Stores alternating between the two rows left
-   a Zen 3 at 1.7x the staged copy (8x64x56x56, one thread: 3.85 against
-   2.24 ms; row after row 1.67 ms). Needs o0 and o1
+   read twice from the caches). Stores alternating between the two rows
+   were much slower than a staged copy, and row after row is faster than
+   both (docs/internals/performance.md). Needs o0 and o1
    aligned to a vector and n a multiple of its width (rs_nt_ok). Each pixel
    also prefetches as many lines of [pf, pfend) (the next group's source
    row) as it reads; returns the new cursor. The caller ends with rs_sfence. */
