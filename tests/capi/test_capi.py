@@ -19,7 +19,7 @@ from dnnl._core.capi import CFunction
 
 pytestmark = pytest.mark.compiled
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 P, p_, i_, i64 = ctypes.POINTER, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64
 Dims = i64 * 12
 OK, IA, UNIMPL, LAST = 0, 2, 3, 4
