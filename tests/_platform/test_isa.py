@@ -428,7 +428,7 @@ def test_kernel_tests_pass_at_lower_levels(level):
 
 if __name__ == "__main__":
     # the digests as tests/data/isa_digests.json pins them (at the level the
-    # cap selects), e.g. PYTHONPATH=. python tests/test_isa.py > tests/data/isa_digests.json
+    # cap selects), e.g. PYTHONPATH=. python tests/_platform/test_isa.py > tests/data/isa_digests.json
     d = {k.replace(" ", "_"): v for k, v in digests().items()}
     d["libm_fingerprint"] = libm_fingerprint()
     print(json.dumps(d, indent=1, sort_keys=True))

@@ -14,7 +14,7 @@ the wrong type...) and calls the object API or the flat C API. The rules:
 
 ``DNNL_FUZZ_CASES`` sets the number of cases (default: 30 for each example
 of the hypothesis profile, 3,000 under ``ci``, a few seconds);
-``DNNL_FUZZ_SEED`` the seed. ``python tests/test_fuzz_bad_input.py [N]`` runs
+``DNNL_FUZZ_SEED`` the seed. ``python tests/properties/test_fuzz_bad_input.py [N]`` runs
 the fuzzer alone and prints the outcome counts.
 """
 import collections
