@@ -1,4 +1,4 @@
-"""A seeded bad-input fuzzer over both APIs (issue 12, "Must show").
+"""A seeded bad-input fuzzer over both APIs.
 
 Each case draws arguments from pools of good and bad values (junk types,
 negative, huge and runtime dims, wrong handles, undersized buffers, arrays of
