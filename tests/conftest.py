@@ -1,5 +1,6 @@
-"""Test-suite settings: hypothesis' profiles, the scope markers, and the
-lock that lets a test marked ``exclusive`` run alone under pytest-xdist.
+"""Test-suite settings: hypothesis' profiles, the scope markers, the
+lock that lets a test marked ``exclusive`` run alone under pytest-xdist, and
+the fixture ``call_with_junk`` of the tests that call with junk arguments.
 
 Profiles (``DNNL_TEST_PROFILE``, default ``ci``; docs/internals/testing.md):
 
@@ -14,6 +15,7 @@ The bad-input fuzzer's case count follows the profile too (30 cases for an
 example of a property, unless ``DNNL_FUZZ_CASES`` says). No test writes its own count.
 """
 import fcntl
+import inspect
 import os
 import tempfile
 
@@ -92,3 +94,39 @@ def pytest_runtest_protocol(item):
         finally:
             fcntl.flock(run, fcntl.LOCK_UN)
             fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+# ------------------------------------------------------------ junk arguments
+def _call_with_junk(targets, pool, rng, calls, most_args):
+    """Call each ``(name, fn)`` of ``targets`` ``calls`` times, each time with
+    0 to ``most_args`` arguments drawn from ``pool`` by ``rng``; a draw Python
+    cannot bind to the signature is skipped (wrong arity is Python's, not the
+    library's). Returns a line for each exception that is not a ``dnnl.error``."""
+    import dnnl
+    raw = []
+    for name, fn in targets:
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            sig = None
+        for _ in range(calls):
+            args = [rng.choice(pool) for _ in range(rng.randint(0, most_args))]
+            if sig is not None:
+                try:
+                    sig.bind(*args)
+                except TypeError:
+                    continue
+            try:
+                fn(*args)
+            except dnnl.error:
+                pass
+            except Exception as e:   # noqa: BLE001 - what the tests look for
+                raw.append("%s%r: %s: %s" % (name, tuple(args), type(e).__name__, e))
+    return raw
+
+
+@pytest.fixture
+def call_with_junk():
+    """``call_with_junk(targets, pool, rng, calls, most_args)``: the lines of
+    the exceptions other than ``dnnl.error`` that junk arguments raise."""
+    return _call_with_junk

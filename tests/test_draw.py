@@ -65,8 +65,8 @@ def test_draws_a_png(tmp_path):
 def _sample_tags():
     """Tags of rank 2 to 5 as tools/draw_layouts.py draws them (f32, small
     dims): per (rank, number of inner blocks), the one with the most cells up
-    to 512 and the one with the fewest, plus a tall, a wide and the 3-level
-    blocked layout of issue 19. Drawing all 755 layouts takes minutes."""
+    to 512 and the one with the fewest, plus a tall, a wide and a 3-level
+    blocked layout (OIhw4i16o4i). Drawing all 755 layouts takes minutes."""
     from dnnl._model.tags import layout
     classes = {}
     for tag in dnnl.memory.format_tag:
@@ -92,7 +92,7 @@ def _sample_tags():
         dnnl.memory.desc([2, 37], "f32", "ab"),                 # prime rows
         dnnl.memory.desc([389], "f32", "a"),                    # prime, long
         dnnl.memory.desc([3, 8], "f32", [40, 1]),               # gaps
-        dnnl.memory.desc([16, 20, 1, 1], "f32", "OIhw4i16o4i"),  # 3 levels (issue 19)
+        dnnl.memory.desc([16, 20, 1, 1], "f32", "OIhw4i16o4i"),  # 3 levels of blocks
     ]))
     return list(sample)
 

@@ -1,4 +1,4 @@
-"""The seam between primitive descriptors and kernels (issue 11).
+"""The seam between primitive descriptors and kernels.
 
 The package is layered without import circles, verbose is a leaf, constants
 come only from the header, every primitive binds its execution arguments
@@ -604,7 +604,7 @@ def test_thread_limits_set_at_run_time_are_honoured():
 def test_no_module_reads_another_modules_private_fields():
     """Each type owns its fields: tools/private_access.py counts, over the
     package's .py and .pyx sources, the reads of a private field defined in
-    another file (63 before issue 30's extension types)."""
+    another file."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     try:
         import private_access

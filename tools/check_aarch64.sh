@@ -22,11 +22,11 @@
 #     changed) and built in place there: `setup.py build_ext --inplace --parallel 1`;
 #  5. inside: the build must have no x86 level; the ISA queries and the verbose
 #     header are printed (for qemu's default CPU, and for QEMU_CPU=cortex-a72 and
-#     a64fx); the kernel tests (the files marked kernels), tests/test_isa.py
-#     and tests/test_reorder.py, in one process, and every example run; tests/test_isa.py
+#     a64fx); the kernel tests (the files marked kernels), tests/_platform/test_isa.py
+#     and tests/primitives/reorder/test_reorder.py, in one process, and every example run; tests/_platform/test_isa.py
 #     compares the digests of its fixed reorders and resamplings with the ones
 #     pinned in tests/data/isa_digests.json (measured on x86-64 at every level).
-# CHECK_TESTS overrides the pytest arguments of step 5 (e.g. "tests/test_isa.py").
+# CHECK_TESTS overrides the pytest arguments of step 5 (e.g. "tests/_platform/test_isa.py").
 # Nothing is written to the repository; ROOT can be removed with rm -rf once
 # nothing is mounted in it (the script unmounts on exit).
 set -euo pipefail
@@ -42,7 +42,7 @@ case "$root" in "$repo"|"$repo"/*) echo "check_aarch64.sh: ROOT must be outside 
 . /etc/os-release
 suite="${DEBIAN_SUITE:-${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}}"
 mirror="${DEBIAN_MIRROR:-$(host_mirror)}"
-tests="${CHECK_TESTS:-tests/test_isa.py tests/test_reorder_paths.py tests/test_resampling.py tests/test_resampling_paths.py tests/test_quant_runs.py tests/test_data_types.py tests/test_post_ops.py tests/test_reorder.py}"
+tests="${CHECK_TESTS:-tests/_platform/test_isa.py tests/primitives/reorder/test_reorder_paths.py tests/primitives/resampling/test_resampling.py tests/primitives/resampling/test_resampling_paths.py tests/primitives/reorder/test_quant_runs.py tests/_kernels/test_data_types.py tests/attr/test_post_ops.py tests/primitives/reorder/test_reorder.py}"
 heavy=(nice -n 19)       # other work on the machine goes first
 
 step "tools: debootstrap, qemu-user-static, binfmt-support"

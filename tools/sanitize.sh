@@ -185,7 +185,7 @@ done
 echo "ASan and UBSan canaries caught"
 rm -rf "$logs/canary"
 
-# level name -> the cap that selects it (tests/test_isa.py LEVEL_CAPS); "" = no cap
+# level name -> the cap that selects it (tests/_platform/test_isa.py LEVEL_CAPS); "" = no cap
 levels=$("$py" - <<'PY'
 import dnnl._platform.isa as I, dnnl._kernels as K
 built = [l for l in I.kernel_levels() if not l or K.level_file(l, "dnnl.primitives.reorder.kernel")]
@@ -216,7 +216,7 @@ declare -A cap_of=([baseline]=sse41 [x86_64_v3]=avx2 [x86_64_v4]="")
 # (not the package's own tests: benchdnn's driver, the installed files)
 DNNL_FUZZ_CASES="$fuzz_cases" run "kernels and compiled code, best level; the fuzzer's $fuzz_cases cases" "" \
     -m "(kernels or compiled) and not package" \
-    --deselect tests/test_isa.py::test_kernel_tests_pass_at_lower_levels
+    --deselect tests/_platform/test_isa.py::test_kernel_tests_pass_at_lower_levels
 # the lower levels differ in vector width (loop tails, vectorised loops): the
 # same kernel tests, the hypothesis ones with the quick profile (their
 # examples searched at the best level)

@@ -5,7 +5,7 @@ dtype or a string (``"f32"``, ``"float32"``, ``"bf16"``, ``"s8"``, ``"int8"``).
 
 What the package knows of each type is one :class:`DataType` record in
 ``RECORDS``; every type set and table here and in the modules that import
-them is derived from the records, and tests/test_dtype_records.py checks the
+them is derived from the records, and tests/_core/test_dtype_records.py checks the
 kernels' C tables (the Tempita templates) against them.
 
 >>> BY_CODE[data_type.s4].bits, BY_CODE[data_type.s4].size, data_type.s4 in SUB_BYTE

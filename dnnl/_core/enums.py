@@ -65,7 +65,7 @@ def _fast(py_type, members):
     at every ``import dnnl``; docs/internals/performance.md has the
     measurement), built the way the standard library builds its own enums
     at import: ``enum._simple_enum`` (Python 3.11+; checked
-    against ``_regular`` by tests/test_constants.py with
+    against ``_regular`` by tests/_core/test_constants.py with
     ``enum._test_simple_enum``)."""
     body = {"__module__": __name__, "__qualname__": py_type}
     body.update(members)

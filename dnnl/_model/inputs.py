@@ -12,7 +12,7 @@ load: :func:`swap_readable`), or needs one copy into a C-contiguous
 native-order array, and turns
 array-likes (lists, scalars, tensors) into numpy arrays. Everything below it
 sees only what the kernels handle; the property that guards it
-(tests/test_array_views.py) is ``f(view) == f(np.ascontiguousarray(view))``
+(tests/properties/test_array_views.py) is ``f(view) == f(np.ascontiguousarray(view))``
 or a ``dnnl.error``.
 """
 import sys

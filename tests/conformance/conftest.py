@@ -6,6 +6,7 @@ Tests record how many cases they compared with ``oracle.record(category, n)``;
 the totals (and the tallies of ``oracle.tally``) are printed at the end of
 the run.
 """
+import ctypes
 import os
 import sys
 
@@ -25,6 +26,21 @@ def oracle():
     if o is None:
         pytest.skip(SKIP_REASON)
     return o
+
+
+@pytest.fixture(scope="module")
+def libs(oracle, request):
+    """Real libdnnl and ``dnnl.capi``, each with the function signatures of the
+    test module's own ``declare(lib)`` (real libdnnl as its own function
+    objects); afterwards ``dnnl.capi`` is left as it was found."""
+    import dnnl.capi
+    from dnnl._core.capi import _UNSET
+    declare = request.module.declare
+    real = declare(ctypes.CDLL(oracle.lib._name))
+    yield real, declare(dnnl.capi)
+    for name in dnnl.capi.FUNCTIONS:
+        fn = getattr(dnnl.capi, name)
+        fn.argtypes, fn._restype = None, _UNSET
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -849,3 +849,36 @@ class Oracle:
                 row.append(impl if st == C["dnnl_success"] else "status %d" % st)
             out.append(tuple(row))
         return out
+
+
+class Ctx:
+    """One run of a ctypes program against either library (``lib`` is real
+    libdnnl or ``dnnl.capi``): an engine, a stream, the handles to free, and
+    the log of what the program saw. A test module adds its own helpers in a
+    subclass; ``close()`` frees the handles and returns the log."""
+
+    def __init__(self, lib):
+        self.lib, self.log, self._free = lib, [], []
+        self.eng, self.strm = _p(), _p()
+        self.st("engine", lib.dnnl_engine_create(ctypes.byref(self.eng), C["dnnl_cpu"], 0))
+        self.st("stream", lib.dnnl_stream_create(ctypes.byref(self.strm), self.eng,
+                                                 C["dnnl_stream_default_flags"]))
+
+    def st(self, what, status):
+        self.log.append(("status " + what, int(status)))
+        return status
+
+    def put(self, what, value):
+        self.log.append((what, value))
+
+    def keep(self, fn, h):
+        """Free ``h`` with ``fn`` at ``close()``."""
+        self._free.append((fn, h))
+        return h
+
+    def close(self):
+        for fn, h in reversed(self._free):
+            fn(h)
+        self.lib.dnnl_stream_destroy(self.strm)
+        self.lib.dnnl_engine_destroy(self.eng)
+        return self.log

@@ -1,4 +1,4 @@
-"""Issue 12, item 7: statuses of misuse, real oneDNN against ``dnnl.capi``.
+"""Statuses of misuse, real oneDNN against ``dnnl.capi``.
 
 One ctypes program (no ``argtypes``: every argument is passed with its C type
 explicitly) runs against ``libdnnl.so.3`` and against ``dnnl.capi`` and logs
@@ -160,5 +160,5 @@ def test_misuse_statuses_match_oneDNN(oracle):
     assert real.keys() == ours.keys()
     differ = {k: (real[k], ours[k]) for k in real if real[k] != ours[k]}
     assert differ == DEVIATIONS
-    _oracle_mod.record("misuse statuses (issue 12)", len(real))
+    _oracle_mod.record("misuse statuses", len(real))
     _oracle_mod.record("misuse statuses: documented deviations", len(DEVIATIONS))

@@ -156,33 +156,10 @@ def declare(lib):
     return lib
 
 
-@pytest.fixture(scope="module")
-def libs(oracle):
-    real = declare(ctypes.CDLL(oracle.lib._name))   # own function objects
-    yield real, declare(dnnl.capi)
-    from dnnl._core.capi import _UNSET               # leave dnnl.capi as found
-    for name in dnnl.capi.FUNCTIONS:
-        fn = getattr(dnnl.capi, name)
-        fn.argtypes, fn._restype = None, _UNSET
-
-
 # ----------------------------------------------------------- program helpers
-class Ctx:
-    """One run of a program: the lib, an engine, a stream, and the log."""
-
-    def __init__(self, lib):
-        self.lib, self.log, self._free = lib, [], []
-        self.eng, self.strm = p_(), p_()
-        self.st("engine", lib.dnnl_engine_create(ctypes.byref(self.eng), K.dnnl_cpu, 0))
-        self.st("stream", lib.dnnl_stream_create(ctypes.byref(self.strm), self.eng,
-                                                 K.dnnl_stream_default_flags))
-
-    def st(self, what, status):
-        self.log.append(("status " + what, int(status)))
-        return status
-
-    def put(self, what, value):
-        self.log.append((what, value))
+class Ctx(_oracle_mod.Ctx):
+    """One run of a program (oracle.Ctx) with descriptors, memories,
+    attributes and primitives."""
 
     def md(self, dims, dt, tag, what="md"):
         md = p_()
@@ -244,13 +221,6 @@ class Ctx:
         self.lib.dnnl_stream_wait(self.strm)
         self.lib.dnnl_primitive_destroy(prim)
         return st
-
-    def close(self):
-        for fn, h in reversed(self._free):
-            fn(h)
-        self.lib.dnnl_stream_destroy(self.strm)
-        self.lib.dnnl_engine_destroy(self.eng)
-        return self.log
 
 
 def md_info(ctx, md, what):

@@ -1,6 +1,6 @@
 """The ISA cap against real oneDNN: the same call sequences and environment
 variables, each in a fresh interpreter, give the same statuses and the same
-effective ISA on this CPU (tests/test_isa.py holds the sequences)."""
+effective ISA on this CPU (tests/_platform/test_isa.py holds the sequences)."""
 import os
 import sys
 
@@ -9,7 +9,7 @@ import pytest
 pytestmark = pytest.mark.conformance
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "_platform"))
 import oracle as _oracle  # noqa: E402
 import test_isa  # noqa: E402
 

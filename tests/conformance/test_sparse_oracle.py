@@ -92,32 +92,13 @@ def declare(lib):
     return lib
 
 
-@pytest.fixture(scope="module")
-def libs(oracle):
-    real = declare(ctypes.CDLL(oracle.lib._name))
-    yield real, declare(dnnl.capi)
-    from dnnl._core.capi import _UNSET
-    for name in dnnl.capi.FUNCTIONS:
-        fn = getattr(dnnl.capi, name)
-        fn.argtypes, fn._restype = None, _UNSET
-
-
-class Ctx:
-    """One run of a program: the lib, an engine, a stream, buffers, the log."""
+class Ctx(_oracle_mod.Ctx):
+    """One run of a program (oracle.Ctx) with buffers of its own, which
+    returned pointers are logged against."""
 
     def __init__(self, lib):
-        self.lib, self.log, self._free, self.bufs = lib, [], [], []
-        self.eng, self.strm = p_(), p_()
-        self.st("engine", lib.dnnl_engine_create(ctypes.byref(self.eng), K.dnnl_cpu, 0))
-        self.st("stream", lib.dnnl_stream_create(ctypes.byref(self.strm), self.eng,
-                                                 K.dnnl_stream_default_flags))
-
-    def st(self, what, status):
-        self.log.append(("status " + what, int(status)))
-        return status
-
-    def put(self, what, value):
-        self.log.append((what, value))
+        self.bufs = []
+        super().__init__(lib)
 
     def buf(self, nbytes=512):
         b = ctypes.create_string_buffer(nbytes)
@@ -133,10 +114,6 @@ class Ctx:
             if v == ctypes.addressof(b):
                 return "buffer %d" % k
         return "a pointer"
-
-    def keep(self, fn, h):
-        self._free.append((fn, h))
-        return h
 
     def md(self, kind, *args, what="md"):
         md = p_()
@@ -175,13 +152,6 @@ class Ctx:
                 self.put("%s mapped %d" % (what, i), self.ptr(mp.value))
                 self.st("%s unmap_data_v2(%d)" % (what, i),
                         self.lib.dnnl_memory_unmap_data_v2(mem, mp, i))
-
-    def close(self):
-        for fn, h in reversed(self._free):
-            fn(h)
-        self.lib.dnnl_stream_destroy(self.strm)
-        self.lib.dnnl_engine_destroy(self.eng)
-        return self.log
 
 
 QUERIES_S32 = ("format_kind", "ndims_s32", "sparse_encoding", "num_handles_s32",

@@ -1,4 +1,4 @@
-"""Issue 21, item 3: the flat API's statuses on random (mostly bad) input, real
+"""The flat API's statuses on random (mostly bad) input, real
 oneDNN against ``dnnl.capi``, case by case.
 
 A seeded generator draws cases as plain data; one ctypes program (explicit C
@@ -908,7 +908,7 @@ def test_statuses_match_oneDNN(oracle):
     print("\n" + _report(counts))
     for fn in sorted(counts):
         c = counts[fn]
-        _oracle_mod.record("statuses (issue 21)/%s" % fn, c["compared"])
+        _oracle_mod.record("statuses/%s" % fn, c["compared"])
         for k in ("equal", "other"):
             _oracle_mod.record_detail("statuses/%s: %s" % (fn, k), c[k])
         for k, v in c.items():

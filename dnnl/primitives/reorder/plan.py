@@ -26,7 +26,7 @@ from dnnl._platform.caches import STREAM_BYTES
 #: The index spaces of a plan, in the order of its ``tables`` and ``origins``:
 #: the two tensors, then the attribute values, in the order of ``build_plan``'s
 #: ``quant`` (dnnl/primitives/reorder/primitive.py) and of the kernel's K_SRC .. K_DZP enum
-#: (kernel.pyx.in; tests/test_reorder_plan.py checks it).
+#: (kernel.pyx.in; tests/primitives/reorder/test_reorder_plan.py checks it).
 SPACES = ("src", "dst", "src scales", "dst scales", "src zero points", "dst zero points")
 TENSORS = 2     # src and dst: their offsets come from their mds
 #: a dim that cannot be split is tabulated up to this size, else peeled

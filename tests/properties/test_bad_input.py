@@ -1,4 +1,4 @@
-"""Bad input and edge cases of issue 12, items 5-13: each item has a test.
+"""Bad input and edge cases, a section for each kind of misuse.
 
 Every bad argument of the object API raises a ``dnnl.error`` subclass that is
 also the matching built-in (``dnnl.invalid_type`` / ``TypeError`` for a wrong
@@ -52,7 +52,7 @@ def test_error_classes_are_exported_and_are_builtins():
     assert type(again) is dnnl.invalid_type and again.message == info.value.message
 
 
-# ------------------------------------------------------------------ item 5
+# -------------------------------------------- queries on empty descriptors
 def test_queries_on_the_zero_and_any_descriptors_are_empty():
     for md in (dnnl.memory.desc(), md_tag([2, 3], "f32", "any")):
         assert md.get_strides() == []
@@ -73,7 +73,7 @@ def test_queries_on_the_zero_and_any_descriptors_are_empty():
     capi.dnnl_memory_desc_destroy(z)
 
 
-# ------------------------------------------------------------------ item 6
+# ----------------------------------------------------------------- reshape
 def test_reshape_never_gives_a_broken_descriptor():
     md = md_tag([3, 1, 2, 8], "f32", "aBcd16b")
     with pytest.raises(dnnl.invalid_arguments):
@@ -87,7 +87,7 @@ def test_reshape_never_gives_a_broken_descriptor():
     assert plain.get_size() == 48 * 4
 
 
-# ------------------------------------------------------------------ item 7
+# -------------------------------------- sizes and statuses of the flat API
 def _status_tag(shape, dt, tag):
     md = P()
     st = capi.dnnl_memory_desc_create_with_tag(ctypes.byref(md), len(shape), dims(*shape),
@@ -180,7 +180,7 @@ def test_unknown_sum_data_type_is_refused_by_primitives():
         dnnl.reorder.primitive_desc(ENG, md, ENG, md, attr)
 
 
-# ------------------------------------------------------------------ item 8
+# ------------------------------------------------------ undersized buffers
 def test_undersized_ctypes_array_is_refused():
     md = md_tag([4])
     buf = (ctypes.c_uint8 * 4)()
@@ -197,7 +197,7 @@ def test_undersized_ctypes_array_is_refused():
     assert np.frombuffer(bytes(ok), np.float32).tolist() == [1.0] * 4
 
 
-# ------------------------------------------------------------------ item 9
+# ---------------------------------------------- from_numpy validates first
 def test_from_numpy_validates_before_writing():
     m = dnnl.memory(md_tag([1, 3, 2, 2], "f32", "nChw8c"), ENG)
     raw = m.map_data(np.uint8)
@@ -211,7 +211,7 @@ def test_from_numpy_validates_before_writing():
     assert (m.to_numpy() == 1).all()
 
 
-# ------------------------------------------------------------------ item 10
+# -------------------------------------------------- wrong types and values
 def _copy_pd():
     return dnnl.reorder.primitive_desc(ENG, md_tag([4]), ENG, md_tag([4]))
 
@@ -254,7 +254,7 @@ def test_backward_hint_of_another_rank():
             md_tag([1, 2, 8, 8], "f32", "any"), hint)
 
 
-# ------------------------------------------------------------------ item 11
+# -------------------------------------------------- integers mean integers
 @pytest.mark.parametrize("call", [
     lambda: dnnl.memory.desc([2.7, 3], "f32", "ab"),
     lambda: dnnl.memory.desc("12", "f32", "ab"),
@@ -295,7 +295,7 @@ def test_numpy_integers_are_integers():
     assert dnnl.engine(np.int32(1), np.int64(0)).get_index() == 0
 
 
-# ------------------------------------------------------------------ item 12
+# ----------------------------------------------------------- typed buffers
 def test_typed_buffers_must_match_the_data_type():
     f32 = md_tag([4])
     with pytest.raises(dnnl.invalid_type):
@@ -317,7 +317,7 @@ def test_typed_buffers_must_match_the_data_type():
     dnnl.memory(md_tag([4], "f8_e4m3"), ENG, np.zeros(4, ml_dtypes.float8_e4m3fn))
 
 
-# ------------------------------------------------------------------ item 13
+# ---------------------------------------------------------------- messages
 def test_messages_name_the_parameter_and_are_short():
     with pytest.raises(dnnl.error, match="attr is a dnnl.engine, not a dnnl.primitive_attr"):
         from dnnl._core.args import instance
@@ -344,15 +344,15 @@ def test_messages_name_the_parameter_and_are_short():
 
 
 # ------------------------------------------------- execute-argument binder
-# Execution arguments: the base primitive's one argument binder (issue 11).
-def test_execute_args_as_a_list_binder_issue11():
+# Execution arguments: the base primitive's one argument binder.
+def test_execute_args_as_a_list_go_through_the_binder():
     md = md_tag([2, 3])
     src, dst = dnnl.memory(md, ENG), dnnl.memory(md, ENG)
     with pytest.raises(dnnl.invalid_type):
         dnnl.reorder(src, dst).execute(STRM, [src, dst])
 
 
-# ---------------------------------------------------------- issue 21, item 1
+# -------------------------------------- what is not a sequence of integers
 MD = md_tag([2, 3])
 
 

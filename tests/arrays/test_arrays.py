@@ -487,7 +487,7 @@ def test_resample_bad_input(kw, err):
 
 
 def test_resample_needs_a_channel_dim():
-    # float64 is taken as f32: tests/test_array_inputs.py
+    # float64 is taken as f32: tests/arrays/test_array_inputs.py
     with pytest.raises(dnnl.error):
         dnnl.resample(np.zeros((3, 3), np.float32), 6)      # no channel dim
 

@@ -1,4 +1,4 @@
-"""Edge cases where oneDNN's behaviour is easy to miss (issue 12):
+"""Edge cases where oneDNN's behaviour is easy to miss:
 
 * zero-element tensors (a dim of 0): reorder and resampling primitive
   descriptors are created and execute as no-ops, in the object API and in

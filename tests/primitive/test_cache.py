@@ -26,7 +26,7 @@ from dnnl.testing import interpreter
 pytestmark = pytest.mark.model
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.fixture(autouse=True)

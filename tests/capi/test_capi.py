@@ -19,7 +19,7 @@ from dnnl._core.capi import CFunction
 
 pytestmark = pytest.mark.compiled
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 P, p_, i_, i64 = ctypes.POINTER, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64
 Dims = i64 * 12
 OK, IA, UNIMPL, LAST = 0, 2, 3, 4
@@ -336,7 +336,7 @@ def test_service_functions():
     assert lib.dnnl_fmt_tag2str(lib.dnnl_nChw16c) == b"aBcd16b"
     assert lib.dnnl_status2str(12345) == b"unknown status"
     isa = lib.dnnl_get_effective_cpu_isa()      # reading the cap fixes it
-    # too late on x86-64; on AArch64 oneDNN 3.13 never implements the setter (tests/test_isa.py)
+    # too late on x86-64; on AArch64 oneDNN 3.13 never implements the setter (tests/_platform/test_isa.py)
     assert lib.dnnl_set_max_cpu_isa(lib.dnnl_cpu_isa_sse41) == (
         lib.dnnl_unimplemented if dnnl._platform.isa.arch() == "aarch64" else IA)
     assert lib.dnnl_get_effective_cpu_isa() == isa

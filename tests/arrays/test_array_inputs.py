@@ -175,7 +175,7 @@ def test_bf16_without_ml_dtypes_names_the_extra(no_ml_dtypes):
     # the extra is what pyproject.toml calls it (read as text: tomllib is 3.11+)
     import pathlib
     import re
-    text = (pathlib.Path(__file__).parents[1] / "pyproject.toml").read_text()
+    text = (pathlib.Path(__file__).parents[2] / "pyproject.toml").read_text()
     assert re.search(r'^bf16 = \["ml_dtypes', text, re.M)
 
 

@@ -26,7 +26,7 @@ from dnnl.testing import interpreter
 
 pytestmark = pytest.mark.compiled
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PINNED = os.path.join(ROOT, "tests", "data", "isa_digests.json")
 AARCH64 = arch() == "aarch64"
 # The cap that selects each kernel level (dnnl._platform.isa.KERNEL_LEVELS); on AArch64
@@ -378,7 +378,7 @@ def through_libm(key):
 
 def digests_at(level):
     out = run_py("import json, sys; sys.path.insert(0, %r); import dnnl._kernels as K\n"
-                 % os.path.join(ROOT, "tests") +
+                 % os.path.join(ROOT, "tests", "_platform") +
                  "from test_isa import digests\n"
                  "d = {k.replace(' ', '_'): v for k, v in digests().items()}; d['level'] = K.level\n"
                  "print(json.dumps(d, separators=(',', ':')))",
@@ -428,7 +428,7 @@ def test_kernel_tests_pass_at_lower_levels(level):
 
 if __name__ == "__main__":
     # the digests as tests/data/isa_digests.json pins them (at the level the
-    # cap selects), e.g. PYTHONPATH=. python tests/test_isa.py > tests/data/isa_digests.json
+    # cap selects), e.g. PYTHONPATH=. python tests/_platform/test_isa.py > tests/data/isa_digests.json
     d = {k.replace(" ", "_"): v for k, v in digests().items()}
     d["libm_fingerprint"] = libm_fingerprint()
     print(json.dumps(d, indent=1, sort_keys=True))

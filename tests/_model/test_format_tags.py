@@ -26,7 +26,7 @@ import dnnl
 pytestmark = pytest.mark.model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "data", "format_tag_layout.json")) as f:
+with open(os.path.join(HERE, "..", "data", "format_tag_layout.json")) as f:
     _DATA = json.load(f)
 TAG_VALUES = _DATA["dnnl_format_tag_t"]          # C name -> value (1674 names)
 LAYOUT = _DATA["format_tag_layout"]              # C name -> perm / inner blocks

@@ -2,7 +2,7 @@
 post-ops and memories come back equal; primitives and primitive descriptors
 refuse with a dnnl.error that is also a TypeError and says what to send.
 
-The crossing to real worker processes is in tests/test_dask.py.
+The crossing to real worker processes is in tests/arrays/test_dask.py.
 """
 import copy
 import os

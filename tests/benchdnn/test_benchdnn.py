@@ -12,7 +12,7 @@ from dnnl.benchdnn import resampling as RES
 
 pytestmark = [pytest.mark.compiled, pytest.mark.package]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INPUTS = os.path.join(ROOT, "tests", "inputs")
 SUMMARY = re.compile(r"tests:(\d+) passed:(\d+) skipped:(\d+) mistrusted:(\d+) "
                      r"unimplemented:(\d+) invalid_arguments:(\d+) failed:(\d+) listed:(\d+)")

@@ -5,7 +5,7 @@ against the numpy reference and the generic element-by-element path.
 Every run length from 1 to 70 covers the vector bodies (16 or 32 elements
 per step at SSE2 and AVX2) and every tail; the values are the edges of the
 conversion: NaN (quiet, signalling, negative), +-inf, -0, halves on both
-sides of every saturation bound, huge values, subnormals. tests/test_isa.py
+sides of every saturation bound, huge values, subnormals. tests/_platform/test_isa.py
 runs this file again at every ISA level built.
 """
 import numpy as np

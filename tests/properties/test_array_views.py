@@ -191,7 +191,7 @@ def test_from_array(case):
     _same(np.asarray(mem), _contiguous(view), label)
 
 
-# ------------------------------------------------------------------ the cases of issue 28
+# ------------------------------------------------------------------ the named cases
 def test_big_endian_is_read_as_big_endian():
     be = np.array([1.0, 2.0, 3.0], dtype=">f4")
     assert dnnl.quantize(be, 0.5).tolist() == [2, 4, 6]

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.model
 
 ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
 D = [2, 17, 3, 4]
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from dnnl._core import enums as _enums
 
 pytestmark = [pytest.mark.compiled, pytest.mark.package]
 
-ROOT = os.path.join(os.path.dirname(__file__), "..")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 HEADER = pathlib.Path(ROOT, "include", "dnnl_types.h").read_text()
 
 

@@ -224,7 +224,7 @@ JUNK = [None, "x", b"ab", 2.5, float("nan"), True, [], {}, object(), 2 ** 64, -1
         dnnl.memory.format_tag.nchw, dnnl.prop_kind.forward_training, dt.s8, 3, 0]
 
 
-def test_junk_to_every_new_callable():
+def test_junk_to_every_new_callable(call_with_junk):
     """Junk arguments to the sparse / host-scalar objects' public methods and
     constructors: only dnnl.error comes out (wrong arity is Python's)."""
     import inspect
@@ -236,19 +236,6 @@ def test_junk_to_every_new_callable():
                if not n.startswith("_") and not inspect.isdatadescriptor(getattr(type(o), n, None))
                and callable(getattr(o, n)) and not isinstance(getattr(o, n), type)]
     targets += [desc.csr, desc.coo, desc.packed, desc.host_scalar, dnnl.memory]
-    rng, raw = random.Random(11), []
-    for fn in targets:
-        sig = inspect.signature(fn)
-        for _ in range(60):
-            args = [rng.choice(JUNK + objs) for _ in range(rng.randint(0, 5))]
-            try:
-                sig.bind(*args)
-            except TypeError:
-                continue
-            try:
-                fn(*args)
-            except dnnl.error:
-                pass
-            except Exception as e:   # noqa: BLE001 - what the test looks for
-                raw.append("%s%r: %s: %s" % (fn.__name__, tuple(args), type(e).__name__, e))
+    raw = call_with_junk([(fn.__name__, fn) for fn in targets], JUNK + objs,
+                         random.Random(11), calls=60, most_args=5)
     assert not raw, "\n".join(raw[:10])

@@ -284,7 +284,7 @@ def test_execution_errors_write_nothing():
     dst = mem(d3, np.full((1, 2, 8), 7, np.float32))
     assert status(lambda: p.execute(STREAM, {dnnl.DNNL_ARG_DST: dst})) == INV
     # a src too small for the primitive's descriptor (a larger one is taken,
-    # as oneDNN takes it: tests/test_edge_cases.py)
+    # as oneDNN takes it: tests/properties/test_edge_cases.py)
     assert status(lambda: p.execute(STREAM, {dnnl.DNNL_ARG_SRC: mem(md([1, 2, 3])),
                                              dnnl.DNNL_ARG_DST: dst})) == INV
     assert (dst.to_numpy() == 7).all()

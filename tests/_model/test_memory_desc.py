@@ -94,7 +94,7 @@ def test_strides_rejected(dims, dt, strides):
 
 
 # oneDNN 3.13.2's size guard for descriptors made from strides (statuses
-# measured with real oneDNN, issue 21): the dim with the largest stride (the
+# measured with real oneDNN): the dim with the largest stride (the
 # first when no stride reaches 1; unit dims passed over) times that stride
 # must fit size_t in bytes, even where the stride is 0
 @pytest.mark.parametrize("dims, dt, strides, ok", [
