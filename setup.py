@@ -220,13 +220,17 @@ def extensions():
     # C headers: each kernel includes its own folder's and the thread pool's
     # (dnnl/_platform); an edit to any of them rebuilds the extensions
     headers = package_files(".h")
+    # Cython includes: a module's compiled parts, in the folder named after
+    # it (dnnl/_model/desc.pyx includes dnnl/_model/desc/*.pxi)
+    includes = package_files(".pxi")
     common = [numpy.get_include(), "include", "dnnl/_platform"]
     mods = [(rel[:-4].replace("/", "."), rel) for rel in package_files(".pyx")]
 
     def ext(name, src, flags, include_dir):
+        own = [rel for rel in includes if rel.startswith(src[:-len(".pyx")] + "/")]
         return Extension(name, [src], include_dirs=common + [include_dir],
                          extra_compile_args=flags, extra_link_args=omp + lflags,
-                         define_macros=macros, depends=headers)
+                         define_macros=macros, depends=headers + own)
     # The constants table is one huge initializer: optimising it costs
     # gigabytes and minutes for nothing.
     exts = [ext(name, src, (["-O0"] + cflags) if name == "dnnl._core._constants"
