@@ -516,7 +516,7 @@ cdef class memory:
     def unmap_data(self, mapped):
         """Nothing to do on the CPU."""
 
-    # -- logical access -------------------------------------------------------
+    # -- logical access (the copies: dnnl/_model/logical.py) -----------------
     def _element_offsets(self, padded=False):
         return _offsets.all_offsets(self.md, padded)
 
