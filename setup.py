@@ -218,27 +218,36 @@ def extensions():
     march = arch_flags()
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
     # C headers: each kernel includes its own folder's and the thread pool's
-    # (dnnl/_platform); Cython include files (.pxi): the parts of a kernel
-    # split into a folder beside it. An edit to any of them rebuilds the
-    # extensions
-    headers = package_files(".h", ".pxi")
+    # (dnnl/_platform); an edit to any of them rebuilds the extensions
+    headers = package_files(".h")
+    # Cython includes: a module's compiled parts, in the folder named after
+    # it with a leading _ (dnnl/_model/desc.pyx includes _desc/*.pxi); an
+    # edit to one rebuilds that module (and its level copies)
+    includes = package_files(".pxi")
     common = [numpy.get_include(), "include", "dnnl/_platform"]
     mods = [(rel[:-4].replace("/", "."), rel) for rel in package_files(".pyx")]
 
-    def ext(name, src, flags, include_dir):
-        return Extension(name, [src], include_dirs=common + [include_dir],
+    def ext(name, src, flags, pyx):
+        """``name`` built from ``src`` (C, or the .pyx ``pyx`` itself), which
+        Cython made from ``pyx`` (None: no Cython source)."""
+        folder = os.path.dirname(pyx or src)
+        own = []
+        if pyx:
+            parts = "%s/_%s/" % (folder, os.path.basename(pyx)[:-len(".pyx")])
+            own = [rel for rel in includes if rel.startswith(parts)]
+        return Extension(name, [src], include_dirs=common + [folder],
                          extra_compile_args=flags, extra_link_args=omp + lflags,
-                         define_macros=macros, depends=headers)
+                         define_macros=macros, depends=headers + own)
     # The constants table is one huge initializer: optimising it costs
     # gigabytes and minutes for nothing.
     exts = [ext(name, src, (["-O0"] + cflags) if name == "dnnl._core._constants"
-                else base_args + march, os.path.dirname(src)) for name, src in mods]
+                else base_args + march, src) for name, src in mods]
     # Cython's utility code (typed memoryviews: seconds of compiling per
     # module, docs/internals/performance.md) is compiled once, into a module
     # of its own that every kernel
     # and every level copy imports, instead of into each of them.
     exts.append(ext(SHARED_UTILITY, SHARED_UTILITY.replace(".", "/") + ".c",
-                    base_args + march, "dnnl/_kernels"))
+                    base_args + march, None))
     exts = cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1,
                      shared_utility_qualified_name=SHARED_UTILITY,
                      compiler_directives={"boundscheck": False, "wraparound": False,
@@ -260,7 +269,7 @@ def extensions():
             c_copy = "%s/%s/%s.c" % (folder, level, short)
             copy_if_changed(src[:-4] + ".c", c_copy)
             exts.append(ext("%s.%s.%s" % (folder.replace("/", "."), level, short), c_copy,
-                            base_args + flags, folder))
+                            base_args + flags, src))
     return exts
 
 

@@ -1,6 +1,6 @@
 # The memory descriptor type, for the modules that cimport it (dnnl/_model/memory.pyx):
 # its fields are read-only to everyone (to Python as member descriptors:
-# _desc.pyx publishes them), its key is one C call.
+# desc.pyx publishes them), its key is one C call.
 cdef class desc:
     # oneDNN's dnnl_memory_desc_t, tuples for arrays
     cdef object ndims, dims, data_type, padded_dims, padded_offsets, offset0

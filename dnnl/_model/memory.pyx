@@ -15,16 +15,12 @@ the buffer object itself stays inside.
 """
 cimport cython
 cimport numpy as cnp
-from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES
-from cpython.pyport cimport PY_SSIZE_T_MAX
-from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp
 
 from dnnl._model.desc cimport desc
 from dnnl._model.fields cimport expose_fields
 
 import ctypes
-import math
 
 import numpy as np
 
@@ -34,6 +30,7 @@ from dnnl._core import args as _args
 from dnnl._core import dtypes as _dtypes
 from dnnl._model import inputs as _inputs
 from dnnl._model import interop as _interop
+from dnnl._model import logical as _logical
 from dnnl._model import scalar as _scalar
 from dnnl._core.keys import remember
 from dnnl._model.desc import RUNTIME, desc as desc_type
@@ -57,68 +54,7 @@ def _aligned_bytes(nbytes):
         raise error(status.out_of_memory, "cannot allocate %d bytes" % nbytes) from None
 
 
-cdef extern from *:
-    """
-    #include <sys/mman.h>
-    /* Large buffers backed by transparent huge pages where the kernel
-       offers them on request (THP "madvise" mode, the usual default), as
-       numpy does for its own arrays from 4 MiB: a new result of 200 MB
-       otherwise takes 50,000 page faults, more time than the copy. */
-    static void dnnl_advise_huge(void* p, size_t n) {
-    #if defined(MADV_HUGEPAGE)
-        if (n >= ((size_t)1 << 22)) {
-            size_t skip = (4096 - (size_t)p % 4096) % 4096;
-            madvise((char*)p + skip, n - skip, MADV_HUGEPAGE);
-        }
-    #else
-        (void)p; (void)n;
-    #endif
-    }
-    """
-    void dnnl_advise_huge(void* p, size_t n) nogil
-
-
-@cython.freelist(16)
-cdef class aligned_buffer:
-    """A buffer of the library's own (``DNNL_MEMORY_ALLOCATE``): ``size``
-    bytes at a 64-byte aligned address, uninitialised like oneDNN's; numpy
-    sees it through the buffer protocol. One C allocation: what a new
-    result costs a small array call."""
-
-    cdef void* ptr              # 64-byte aligned, inside block
-    cdef void* block            # what malloc gave
-    cdef readonly Py_ssize_t size
-    cdef Py_ssize_t one
-
-    def __cinit__(self, Py_ssize_t size):
-        # malloc and round up rather than posix_memalign, which splits
-        # the block it takes and frees the head: twice the work of a
-        # small result's allocation, and fragments the heap
-        if size >= 0 and size <= PY_SSIZE_T_MAX - ALIGN:
-            self.block = malloc(size + ALIGN - 1 if size else ALIGN)
-        if self.block == NULL:
-            raise error(status.out_of_memory, "cannot allocate %d bytes" % size)
-        self.ptr = <void*>((<size_t>self.block + ALIGN - 1) & ~<size_t>(ALIGN - 1))
-        self.size, self.one = size, 1
-        dnnl_advise_huge(self.ptr, <size_t>size)
-
-    def __dealloc__(self):
-        free(self.block)
-
-    @property
-    def address(self):
-        return <size_t>self.ptr
-
-    def __getbuffer__(self, Py_buffer* view, int flags):
-        view.buf, view.obj, view.len = self.ptr, self, self.size
-        view.readonly, view.itemsize, view.ndim = 0, 1, 1
-        view.format = <char*>"B" if flags & PyBUF_FORMAT else NULL
-        view.shape = &self.size if flags & PyBUF_ND else NULL
-        view.strides = &self.one if flags & PyBUF_STRIDES == PyBUF_STRIDES else NULL
-        view.suboffsets = view.internal = NULL
-
-    def __releasebuffer__(self, Py_buffer* view):
-        pass
+include "_memory/aligned_buffer.pxi"
 
 
 _SPANS = {}     # a descriptor's key -> its span_bytes
@@ -247,19 +183,6 @@ def memory_allocated(md, aengine, nbytes):
         return m, 0
     m._own_store(aligned_buffer(nbytes))
     return m, m.address
-
-
-def _logical_values(arr, dt):
-    """``arr`` cast to the element type of ``dt`` (C-contiguous); numbers only."""
-    if arr.dtype.kind not in "biuf" and not (
-            arr.dtype.kind == "V" and arr.dtype.names is None and arr.dtype.itemsize <= 2):
-        raise wrong_type("array holds %s values; from_numpy needs numbers" % arr.dtype)
-    try:
-        values = arr.astype(_dtypes.numpy_dtype(dt), copy=False)   # no copy when it is
-    except (TypeError, ValueError) as exc:
-        raise wrong_type("array of %s cannot be cast to %s: %s"
-                         % (arr.dtype, dt.name, exc)) from None
-    return np.ascontiguousarray(values)
 
 
 @cython.freelist(64)       # made and dropped on every array call
@@ -593,7 +516,7 @@ cdef class memory:
     def unmap_data(self, mapped):
         """Nothing to do on the CPU."""
 
-    # -- logical access -------------------------------------------------------
+    # -- logical access (the copies: dnnl/_model/logical.py) -----------------
     def _element_offsets(self, padded=False):
         return _offsets.all_offsets(self.md, padded)
 
@@ -612,22 +535,8 @@ cdef class memory:
         if md.format_kind == format_kind.host_scalar:
             return np.array([self.get_host_scalar_value()])
         self._need_dense("to_numpy")
-        dt = md.data_type
-        raw = self._bytes() if md.nelems else np.empty(0, dtype=np.uint8)
-        if dt in _dtypes.SUB_BYTE:
-            is_signed = dt == data_type.s4      # s4 codes are sign-extended to int8
-            out = np.empty(md.dims, dtype=np.int8 if is_signed else np.uint8)
-            if _row_major(md):              # nibble order is logical order
-                _check_nibbles(raw, md)
-                _offsets.unpack_nibbles(raw.ctypes.data, md.offset0, md.nelems,
-                                        out.ctypes.data, is_signed)
-            elif md.nelems:
-                _nibbles_to_logical(raw, md, out.view(np.uint8), is_signed)
-            return out if is_signed else out.view(_dtypes.numpy_dtype(dt))
-        out = np.empty(md.dims, dtype=_dtypes.numpy_dtype(dt, raw=True))
-        if md.nelems:
-            _copy_boxes(_offsets.logical_boxes(md), raw, 0, out, to_logical=True)
-        return out.view(_dtypes.numpy_dtype(dt))
+        return _logical.to_numpy(md, self._bytes() if md.nelems
+                                 else np.empty(0, dtype=np.uint8))
 
     def from_numpy(self, array):
         """Write a logical array of shape ``dims`` (padding zero-filled).
@@ -645,22 +554,12 @@ cdef class memory:
         dt = md.data_type
         raw = self._writable_bytes("from_numpy")
         # Everything that can fail (the cast) happens before the first write.
-        values = _logical_values(arr, dt)
+        values = _logical.logical_values(arr, dt)
         if dt in _dtypes.SUB_BYTE:
-            if _row_major(md):
-                _check_nibbles(raw, md)
-                _offsets.pack_nibbles(values.ctypes.data, md.nelems, raw.ctypes.data,
-                                      md.offset0)
-                return
-            nib, base = _unpack_nibbles(raw, md, dense=_dense_nibbles(md))
-            _zero_boxes(_offsets.padding_boxes(md), nib, base)
-            _copy_boxes(_offsets.logical_boxes(md), nib, base, values.view(np.uint8),
-                        to_logical=False)
-            _pack_nibbles(nib, raw, base)
+            _logical.write_nibbles(md, raw, values)
             return
         self.zero_pad()
-        _copy_boxes(_offsets.logical_boxes(md), raw, 0,
-                    values.view(_dtypes.numpy_dtype(dt, raw=True)), to_logical=False)
+        _logical.write(md, raw, values)
 
     def zero_pad(self):
         """Write zeros into the padding of a blocked layout (oneDNN's invariant)."""
@@ -669,13 +568,7 @@ cdef class memory:
         boxes = _offsets.padding_boxes(self.md)
         if not boxes:
             return
-        raw = self._writable_bytes("zero_pad")
-        if self.md.data_type in _dtypes.SUB_BYTE:
-            nib, base = _unpack_nibbles(raw, self.md)
-            _zero_boxes(boxes, nib, base)
-            _pack_nibbles(nib, raw, base)
-        else:
-            _zero_boxes(boxes, raw, 0, np.dtype("u%d" % _dtypes.size(self.md.data_type)))
+        _logical.zero_padding(self.md, self._writable_bytes("zero_pad"), boxes)
 
     def __repr__(self):
         if self.md.format_kind == format_kind.host_scalar:
@@ -855,155 +748,3 @@ def _interop_handle(handle):
             or not hasattr(handle, "__dlpack__"):
         return handle
     return _interop.memory_handle(handle)
-
-
-# -- logical copies by strided boxes: no per-element offset tables ---------------
-def _box_steps(box, arr, base, room):
-    """A box's copy_box steps ``[(size, physical step, logical step)]`` and
-    its element offsets: physical (from ``base``, within ``room`` elements)
-    and logical (in the C-contiguous ``arr``)."""
-    offset, starts, _, axes = box
-    esize = arr.itemsize
-    steps, loff = [], 0
-    for d, dim_axes in enumerate(axes):
-        stride = arr.strides[d] // esize
-        loff += starts[d] * stride
-        for n, s in reversed(dim_axes):
-            steps.append((n, s, stride))
-            stride *= n
-    if offset < base or offset - base + sum((n - 1) * s for n, s, _ in steps) >= room:
-        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-    return steps, offset - base, loff
-
-
-def _copy_boxes(boxes, buf, base, arr, to_logical):
-    """Copy every box between the physical ``buf`` (element-addressed, its
-    element 0 at offset ``base``) and the C-contiguous logical ``arr``, by
-    steps (runs by memcpy, transposes by tiles): the cost grows with the
-    tensor only, and nothing is allocated."""
-    esize = arr.itemsize
-    room = buf.nbytes // esize
-    pa, la = buf.ctypes.data, arr.ctypes.data
-    for box in boxes:
-        steps, poff, loff = _box_steps(box, arr, base, room)
-        phys, logical = pa + poff * esize, la + loff * esize
-        if to_logical:
-            _offsets.copy_box(phys, logical, esize, steps)
-        else:
-            _offsets.copy_box(logical, phys, esize, [(n, d, s) for n, s, d in steps])
-
-
-def _box_view(buf, base, offset, axes, dtype):
-    """A numpy view of the element-addressed ``buf`` (element 0 at offset
-    ``base``) over one box's axes; numpy checks it stays inside ``buf``."""
-    axes = [ax for dim_axes in axes for ax in dim_axes]
-    itemsize = dtype.itemsize
-    return np.ndarray(tuple(n for n, _ in axes), dtype, buf, (offset - base) * itemsize,
-                      tuple(s * itemsize for _, s in axes))
-
-
-def _zero_boxes(boxes, buf, base, dtype=np.dtype(np.uint8)):
-    for offset, _, _, axes in boxes:
-        _box_view(buf, base, offset, axes, dtype)[...] = 0
-
-
-def _row_major(md):
-    """True when the logical elements are consecutive from ``offset0``
-    (a dense plain layout in logical order, no padding)."""
-    if md.format_kind != format_kind.blocked or md.inner_blks or md.nelems == 0:
-        return False
-    expect = 1
-    for n, s in zip(reversed(md.dims), reversed(md.strides)):
-        if n != 1 and s != expect:
-            return False
-        expect *= n
-    return True
-
-
-def _check_nibbles(raw, md):
-    if (md.offset0 + md.nelems + 1) // 2 > raw.size:
-        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-
-
-def _dense_nibbles(md):
-    """True when every nibble of the bytes the layout reaches is an element
-    or padding position (nothing else to keep)."""
-    if not md.nelems:
-        return False
-    span = _offsets.max_offset(md) - md.offset0 + 1
-    return md.offset0 % 2 == 0 and span % 2 == 0 and span == math.prod(md.padded_dims)
-
-
-def _unpack_nibbles(raw, md, is_signed=False, dense=False):
-    """The bytes the layout reaches as one uint8 per nibble (low nibble first,
-    sign-extended when ``is_signed``); returns it with the nibble offset of its
-    first entry. ``dense``: every nibble will be overwritten, skip reading."""
-    first = md.offset0 >> 1
-    end = (_offsets.max_offset(md) >> 1) + 1 if md.nelems else first
-    if end > raw.size:
-        raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-    nib = np.empty(2 * (end - first), dtype=np.uint8)
-    if not dense:
-        _offsets.unpack_nibbles(raw.ctypes.data, 2 * first, nib.size, nib.ctypes.data,
-                                is_signed)
-    return nib, 2 * first
-
-
-#: nibbles unpacked at a time by a permuted or blocked 4-bit ``to_numpy``: the
-#: byte-per-nibble copy stays in cache between the unpacking and the copy
-_NIBBLE_CHUNK = 1 << 20
-
-
-def _span(offset, axes):
-    """(first, last) element offset a box reaches."""
-    lo = hi = offset
-    for dim_axes in axes:
-        for n, s in dim_axes:
-            if s < 0:
-                lo += (n - 1) * s
-            else:
-                hi += (n - 1) * s
-    return lo, hi
-
-
-def _chunks(box, limit):
-    """``box`` as boxes that each reach at most ``limit`` offsets, cut along
-    the outermost axis of a dim (logical starts stay whole ranges)."""
-    offset, starts, shape, axes = box
-    lo, hi = _span(offset, axes)
-    cut = [d for d, dim_axes in enumerate(axes) if dim_axes and dim_axes[0][0] > 1]
-    if hi - lo < limit or not cut:
-        yield box
-        return
-    d = max(cut, key=lambda d: abs(axes[d][0][1]))
-    (n, stride), rest = axes[d][0], axes[d][1:]
-    inner = math.prod(m for m, _ in rest)
-    step = max(1, limit // max(1, abs(stride)))
-    for i in range(0, n, step):
-        k = min(step, n - i)
-        sub_axes = axes[:d] + (((k, stride),) + tuple(rest),) + axes[d + 1:]
-        sub = (offset + i * stride, starts[:d] + (starts[d] + i * inner,) + starts[d + 1:],
-               shape[:d] + (k * inner,) + shape[d + 1:], sub_axes)
-        yield from _chunks(sub, limit)
-
-
-def _nibbles_to_logical(raw, md, out, is_signed):
-    """Unpack and copy a permuted or blocked 4-bit layout chunk by chunk (in
-    parallel), each through a small byte-per-nibble buffer of its thread."""
-    chunks = []
-    for box in _offsets.logical_boxes(md):
-        for sub in _chunks(box, _NIBBLE_CHUNK):
-            lo, hi = _span(sub[0], sub[3])
-            first = lo & ~1
-            n = hi + 1 - first
-            if (hi >> 1) >= raw.size or lo < 0:
-                raise invalid("a logical copy would leave the buffer")   # never: span_bytes
-            steps, toff, loff = _box_steps(sub, out, first, n)
-            chunks.append((first, n, toff, loff, steps))
-    _offsets.unpack_boxes(raw.ctypes.data, chunks, out.ctypes.data, is_signed)
-
-
-def _pack_nibbles(nib, raw, base):
-    """Store ``_unpack_nibbles``' array back (values are masked to 4 bits)."""
-    if nib.size:
-        _offsets.pack_nibbles(nib.ctypes.data, nib.size, raw.ctypes.data, base)

@@ -132,7 +132,7 @@ def test_four_bit_sub_memory_keeps_other_nibbles(dt, parent_dims, tag, sub_dims,
                                        ([4, 34, 5, 6], "chwn")])
 def test_four_bit_to_numpy_in_small_chunks(monkeypatch, dt, dims, tag):
     """The chunked unpacking (forced to chunks of a few nibbles) gives the same values."""
-    M = sys.modules["dnnl._model.memory"]
+    M = sys.modules["dnnl._model.logical"]
     monkeypatch.setattr(M, "_NIBBLE_CHUNK", 40)
     mem = dnnl.memory(dnnl.memory.desc(dims, dt, tag), ENG)
     raw = mem.map_data().view(np.uint8)

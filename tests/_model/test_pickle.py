@@ -148,8 +148,8 @@ def test_primitives_refuse_to_pickle_and_say_what_to_send():
 # what an earlier version pickled (commit 800297c, before the modules moved
 # into their layer folders): its __reduce__ targets (dnnl._desc.make,
 # dnnl._memory._unpickle, dnnl._enums.*, dnnl._engine.engine) still load
-OLD_PICKLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
-                           "pickles_800297c.pkl")
+OLD_PICKLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "data", "pickles_800297c.pkl")
 
 
 def _as_made_by_800297c():

@@ -23,7 +23,8 @@ from dnnl._model.offsets import data_address
 from dnnl.primitives.reorder.plan import SPACES, TENSORS, build_plan
 from dnnl.attr import sum_entry
 from dnnl._model.engine import engine
-from dnnl._model.memory import _row_major, memory
+from dnnl._model.logical import row_major
+from dnnl._model.memory import memory
 from dnnl._core.registry import register_primitive
 from dnnl._core.settings import settings
 from dnnl.primitive import (ARG_ATTR_SCALES, ARG_ATTR_ZERO_POINTS, INPUT, OUTPUT,
@@ -372,7 +373,7 @@ def _values(mem, entry, dims, dtype, what):
     """The scale / zero-point values of ``mem`` for ``entry``, contiguous: the
     buffer itself when it holds them so (no copy per execution), else a copy."""
     md = mem.md
-    if md.data_type == _VALUE_TYPES[dtype] and _row_major(md):
+    if md.data_type == _VALUE_TYPES[dtype] and row_major(md):
         values = mem.map_data()[md.offset0:md.offset0 + md.nelems]
     else:
         values = mem.to_numpy().reshape(-1)
