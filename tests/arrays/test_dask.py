@@ -3,6 +3,7 @@ numpy path's bit for bit, for any chunking; bad arguments raise at the call;
 and the same on a LocalCluster of worker processes, to which descriptors,
 attributes and memories travel. Skipped without dask (the ``dask`` extra).
 """
+import os
 import pickle
 import re
 import sys
@@ -223,12 +224,21 @@ def test_the_graph_pickles():
 @pytest.fixture(scope="module")
 def client():
     distributed = pytest.importorskip("dask.distributed")
-    with dask.config.set({"distributed.worker.daemon": False}):
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                           processes=True, dashboard_address=None,
-                                           silence_logs=40)
-    with cluster, distributed.Client(cluster) as c:
-        yield c
+    # distributed's nanny writes OMP_NUM_THREADS=1 (and MKL's, OpenBLAS's)
+    # into this process's environment for its workers to inherit, and leaves
+    # it there: a PyTorch imported later in this process reads it and sets
+    # the OpenMP runtime it shares with dnnl to one thread. Put it back.
+    environ = dict(os.environ)
+    try:
+        with dask.config.set({"distributed.worker.daemon": False}):
+            cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                               processes=True, dashboard_address=None,
+                                               silence_logs=40)
+        with cluster, distributed.Client(cluster) as c:
+            yield c
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
 
 
 def _worker_functions():
