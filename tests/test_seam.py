@@ -624,3 +624,12 @@ def test_compiled_modules_run_their_doctests():
     for module in (_desc, _memory):
         result = doctest.testmod(module, optionflags=flags)
         assert result.attempted > 0 and result.failed == 0, (module.__name__, result)
+
+
+def test_the_kernels_post_op_capacity_is_the_attributes_limit():
+    """dnnl/_kernels/spatial.pxd sizes its PostOps arrays at compile time, so
+    it cannot import dnnl.attr.POST_OPS_LIMIT: the two must agree (a longer
+    chain the attributes accepted would overrun the kernel's arrays)."""
+    text = _read(os.path.join(PKG, "_kernels", "spatial.pxd"))
+    found = re.findall(r"^\s*MAX_POST_OPS\s*=\s*(\d+)\s*$", text, re.M)
+    assert found == [str(dnnl.attr.POST_OPS_LIMIT)]
