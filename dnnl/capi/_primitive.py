@@ -99,6 +99,12 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
         return _b.put(res, _INT, pd.query_s32(w))
     if w == _q.memory_consumption_s64:
         return _b.put(res, _I64, pd.query_s64(w))
+    # a CPU primitive's cache blob id is empty: oneDNN answers success with its
+    # size, 0, and NULL (dnnl_primitive_desc::query, src/common/primitive_desc_iface.cpp)
+    if w == _q.cache_blob_id_size_s64:
+        return _b.put(res, _I64, 0)
+    if w == _q.cache_blob_id:
+        return _b.put(res, _P, 0)
     getter = {_q.prop_kind: "get_prop_kind", _q.alg_kind: "get_algorithm",
               _q.factors: "query_factors"}.get(w)
     if getter is None or not hasattr(pd, getter):

@@ -315,6 +315,15 @@ def test_attr_views_and_pd_queries(eng):
     assert factors[0] == factors[1] == 2.0
     lib.dnnl_primitive_desc_query(pd, lib.dnnl_query_impl_info_str, 0, ctypes.byref(s))
     assert s.value == b"ref:any"
+    # a CPU primitive's cache blob id is empty: success, size 0, NULL
+    size, blob_id = ctypes.c_int64(-1), ctypes.c_void_p(1)
+    assert lib.dnnl_primitive_desc_query(pd, lib.dnnl_query_cache_blob_id_size_s64, 0,
+                                         ctypes.byref(size)) == OK
+    assert lib.dnnl_primitive_desc_query(pd, lib.dnnl_query_cache_blob_id, 0,
+                                         ctypes.byref(blob_id)) == OK
+    assert size.value == 0 and blob_id.value is None
+    assert lib.dnnl_primitive_desc_query(pd, lib.dnnl_query_cache_blob_id, 0, None) == \
+        lib.dnnl_invalid_arguments
     assert lib.dnnl_primitive_desc_next_impl(pd) == LAST
     clone = p_()
     assert lib.dnnl_primitive_desc_clone(ctypes.byref(clone), pd) == OK
