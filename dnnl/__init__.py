@@ -33,6 +33,7 @@ from dnnl.verbose import get_verbose, set_verbose
 from dnnl.arrays import (convert, default_engine, dequantize, quantize, resample,
                          resample_backward)
 from dnnl._version import __version__
+from dnnl._core.version import version
 from dnnl import _aliases
 
 # oneDNN's macros under their C names: DNNL_ARG_SRC, DNNL_MEMORY_ALLOCATE...

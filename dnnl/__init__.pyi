@@ -53,6 +53,7 @@ from dnnl.primitives.resampling.primitive import resampling_backward as resampli
 from dnnl.primitives.resampling.primitive import resampling_forward as resampling_forward
 from dnnl.verbose import get_verbose as get_verbose
 from dnnl.verbose import set_verbose as set_verbose
+from dnnl._core.version import version as version
 
 __version__: str
 

@@ -6,8 +6,8 @@ import dnnl
 from dnnl._core import capi as _b
 from dnnl._core.capi import (api as _api, as_int as _i, dnnl_version_t, lookup as _rec,
                              new_out as _new_out, obj as _obj, put_out as _put)
-from dnnl._core.enums import C as _C
 from dnnl._core.error import invalid as _invalid
+from dnnl._core.version import VERSION as _V
 
 _P = ctypes.c_void_p
 _INT = ctypes.c_int
@@ -97,9 +97,9 @@ def dnnl_set_verbose(level):
     _verbose["level"] = lvl
 
 
-_HASH = ctypes.create_string_buffer(("dnnl-python-" + dnnl.__version__).encode())
-_VERSION = dnnl_version_t(3, 13, 2, ctypes.cast(_HASH, ctypes.c_char_p),
-                          _C["DNNL_RUNTIME_OMP"], _C["DNNL_RUNTIME_NONE"])
+_HASH = ctypes.create_string_buffer(_V.hash.encode())
+_VERSION = dnnl_version_t(_V.major, _V.minor, _V.patch, ctypes.cast(_HASH, ctypes.c_char_p),
+                          _V.cpu_runtime, _V.gpu_runtime)
 
 
 @_api("version", None, "(static data: the oneDNN API level mirrored)")

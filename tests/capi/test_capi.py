@@ -379,3 +379,16 @@ def test_examples_run(name, capsys):
             fn = getattr(lib, fname)
             fn.argtypes, fn._restype = None, _UNSET
     assert "Example passed" in capsys.readouterr().out
+
+
+def test_version_is_one_record_in_both_apis():
+    """``dnnl.version()`` (``dnnl::version()``) and ``dnnl_version()`` give
+    oneDNN 3.13.2's API level, this build's hash and the runtimes."""
+    v = dnnl.version()
+    c = lib.dnnl_version().contents
+    assert (c.major, c.minor, c.patch, c.hash.decode(), c.cpu_runtime, c.gpu_runtime) == tuple(v)
+    assert (v.major, v.minor, v.patch) == (3, 13, 2)
+    assert v.hash == "dnnl-python-" + dnnl.__version__
+    assert (v.cpu_runtime, v.gpu_runtime) == (lib.DNNL_RUNTIME_OMP, lib.DNNL_RUNTIME_NONE)
+    assert dnnl.version() is v          # static data, as the C++ API's pointer
+
