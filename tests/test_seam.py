@@ -5,6 +5,7 @@ come only from the header, every primitive binds its execution arguments
 through one binder, and verbose / repr / attr.to_str speak with one voice.
 """
 import ast
+import functools
 import glob
 import os
 import re
@@ -242,8 +243,10 @@ def _folder(mod):
     return "dnnl"
 
 
+@functools.lru_cache(maxsize=None)
 def _packages():
-    return {_module(rel) for rel, _ in _sources(("__init__.py",))}
+    """The package's packages (folders with an __init__.py), found once."""
+    return frozenset(_module(rel) for rel, _ in _sources(("__init__.py",)))
 
 
 # the tools over the layers: they may import any layer, no layer imports them

@@ -58,22 +58,21 @@ def load(name):
 def _load(name):
     global level
     from dnnl._platform.isa import KERNEL_LEVELS, kernel_levels
-    fullname = name
     if not any(level_file(d, name) for d, _, _ in KERNEL_LEVELS if d):
-        return importlib.import_module(fullname)    # built for the baseline only
+        return importlib.import_module(name)    # built for the baseline only
     if level is None:
         level = next(d for d in kernel_levels() if not d or level_file(d, name))
     where = level_file(level, name) if level else None
     if where is None:
-        return importlib.import_module(fullname)
-    spec = importlib.util.spec_from_file_location(fullname, where)
+        return importlib.import_module(name)
+    spec = importlib.util.spec_from_file_location(name, where)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[fullname] = module
+    sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
     except BaseException:
-        del sys.modules[fullname]
+        del sys.modules[name]
         raise
-    package, _, short = fullname.rpartition(".")
+    package, _, short = name.rpartition(".")
     setattr(importlib.import_module(package), short, module)
     return module
