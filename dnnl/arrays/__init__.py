@@ -442,8 +442,12 @@ def _resampling_call(what, x, mode, layout, make, options, out):
         x = x if type(x) is np.ndarray else as_numpy(x) if isinstance(x, memory) \
             else array_of(x)
         _out_arg.check_apart(o, x)
-        run_prepared(x, (what, mode, type(mode), layout, type(layout),
-                         o.shape, o.strides, o.dtype), True, make(o), (o,))
+        parts = (what, mode, type(mode), layout, type(layout), o.shape, o.strides, o.dtype)
+        call = array_call(x, parts, ())         # () : not remembered in front
+        if call is not None:
+            call.run(x, o)
+        else:
+            run_prepared(x, parts, True, make(o), (o,))
         return out
     parts = (what, mode, type(mode), layout, type(layout))
     if type(x) is np.ndarray:
