@@ -72,6 +72,11 @@ def one_liners(x: npt.NDArray[np.float32]) -> None:
     grad = dnnl.resample_backward(np.ones_like(big), x.shape[2:], mode="linear")
     dnnl.set_primitive_cache_capacity(dnnl.get_primitive_cache_capacity())
     assert small.shape == grad.shape == x.shape
+    img = np.ascontiguousarray(x[0].transpose(1, 2, 0))        # one H x W x C image
+    dst = np.empty((6, 8, x.shape[1]), np.float32)
+    written: npt.NDArray[np.float32] = dnnl.resample(img, (6, 8), layout="hwc", out=dst)
+    assert written is dst
+    assert dnnl.resample(img, (6, 8), layout="hwc", dtype="u8").dtype == np.uint8
     plain = dnnl.memory.from_array(x)
     view = np.from_dlpack(plain)
     assert view.shape == x.shape

@@ -27,13 +27,15 @@ per definition, in :mod:`dnnl.arrays.prepared`; scales and zero points, in
 import numpy as np
 
 from dnnl.arrays import dask as _dask
+from dnnl.arrays import layouts as _layouts
+from dnnl.arrays import out_arg as _out_arg
 from dnnl._core import dtypes as _dtypes
 from dnnl._core.args import a_type, integers, short
 from dnnl._model.desc import desc
 from dnnl._model.engine import stream
 from dnnl._core.enums import C, algorithm, data_type, prop_kind
 from dnnl._core.error import error, invalid, invalid_type, unimpl, wrong_type
-from dnnl._model.inputs import layout_of_result, memory_order
+from dnnl._model.inputs import array_of, layout_of_result, memory_order
 from dnnl._model.interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._model.interop import as_numpy as _as_numpy
 from dnnl._model.memory import memory
@@ -188,7 +190,9 @@ def _convert_memory(src, tag, dtype, scales, zero_points, axis):
     return dst
 
 
-def _numpy_out(shape, dt, order=None):
+def _numpy_type(dt):
+    """The numpy dtype of a result of data type ``dt``, refusing one numpy has
+    no array type for (without ml_dtypes: bf16's)."""
     _dtypes.require_ml_dtypes(dt)
     try:
         npdt = _dtypes.numpy_dtype(dt)
@@ -198,8 +202,12 @@ def _numpy_out(shape, dt, order=None):
             dt in _dtypes.FLOATING and npdt.kind in "iu"):
         raise invalid("data type %s has no numpy array type here: use dnnl.convert, "
                       "which returns a memory" % dt.name)
+    return npdt
+
+
+def _numpy_out(shape, dt, order=None):
     alloc, axes = layout_of_result(shape, order)
-    return new_array(alloc, npdt, axes)
+    return new_array(alloc, _numpy_type(dt), axes)
 
 
 def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
@@ -401,30 +409,14 @@ _MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling
 # ours is its "nearest-exact".
 _PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
                   "trilinear": ("linear", 5)}
-_FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
-_LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
 
 
 def _resampling_setup(a, mode, layout):
-    """The algorithm and whether channels come last, for the array ``a``
-    the kernels read."""
+    """The algorithm and the :class:`dnnl.arrays.layouts.Layout`, for the
+    array ``a`` the kernels read."""
     _check_input(a)
-    if a.ndim not in (3, 4, 5):
-        raise invalid("resampling takes 3, 4 or 5 dims (N, C and 1-3 spatial), not %d%s"
-                      % (a.ndim, "; a single image? add a batch dim: x[None]"
-                         if a.ndim == 2 else ""))
-    alg = _mode(mode, a.ndim)
-    name = layout.lower() if isinstance(layout, str) else None
-    if name in _FIRST:
-        last, rank = False, _FIRST[name]
-    elif name in _LAST:
-        last, rank = True, _LAST[name]
-    else:
-        raise invalid("layout must name where the channels are: 'nchw' (first) or "
-                      "'nhwc' (last), not %r" % (layout,))
-    if rank is not None and rank != a.ndim:
-        raise invalid("layout %r is for %d dims, the array has %d" % (layout, rank, a.ndim))
-    return alg, last
+    lay = _layouts.parse(layout, a.ndim)
+    return _mode(mode, a.ndim + lay.added), lay
 
 
 def _value_key(v):
@@ -437,12 +429,26 @@ def _value_key(v):
     return v, t
 
 
-def _resampling_call(what, x, mode, layout, prepare, options):
-    """Run the resampling of ``x`` that ``prepare(a)`` makes (and checks)
+def _resampling_call(what, x, mode, layout, make, options, out):
+    """Run the resampling of ``x`` that ``make(o)(a)`` prepares (and checks)
     once per definition, for an array ``a`` the kernels read: ``what``
-    (operation, then the sizes' and factors' :func:`_value_key`), shape,
-    strides, data type, mode and layout; ``options`` as the caller passed
-    them, for :data:`front`."""
+    (operation, then the sizes', factors' and dtype's :func:`_value_key`),
+    shape, strides, data type, mode and layout, and ``out``'s shape,
+    strides and type; ``o`` is ``out``'s numpy view, or None. ``options``
+    as the caller passed them, for :data:`front`. Returns ``out`` itself
+    when given, written."""
+    if out is not None:
+        o = _out_arg.view(out)
+        x = x if type(x) is np.ndarray else as_numpy(x) if isinstance(x, memory) \
+            else array_of(x)
+        _out_arg.check_apart(o, x)
+        parts = (what, mode, type(mode), layout, type(layout), o.shape, o.strides, o.dtype)
+        call = array_call(x, parts, ())         # () : not remembered in front
+        if call is not None:
+            call.run(x, o)
+        else:
+            run_prepared(x, parts, True, make(o), (o,))
+        return out
     parts = (what, mode, type(mode), layout, type(layout))
     if type(x) is np.ndarray:
         call = array_call(x, parts, options)
@@ -451,10 +457,10 @@ def _resampling_call(what, x, mode, layout, prepare, options):
     else:
         hit = tensor_call(x, parts)
         if hit is not None:
-            return hit[0].run(x, hit[1])
+            return hit[0].run(x, src=hit[1])
         if isinstance(x, memory):
             x = as_numpy(x)         # its logical values (dask: the callers')
-    return run_prepared(x, parts, True, prepare, ())
+    return run_prepared(x, parts, True, make(None), ())
 
 
 def _check_empty(src_spatial, dst_spatial, backward):
@@ -483,27 +489,39 @@ def _mode(mode, ndim):
     return alg
 
 
-def _logical(a, last):
-    """N, C, spatial... view of an array (channels last: moved, no copy)."""
-    return np.moveaxis(a, -1, 1) if last else a
+def _logical(a, lay):
+    """The N, C, spatial... view of an array in layout ``lay`` (a single
+    image: its batch of one; channels last: moved; no copy)."""
+    b = _layouts.batch(a, lay)
+    return np.moveaxis(b, -1, 1) if lay.last else b
 
 
-def _new_output(a, last, spatial):
-    n, c = (a.shape[0], a.shape[-1]) if last else a.shape[:2]
-    shape = (n,) + tuple(spatial) + (c,) if last else (n, c) + tuple(spatial)
-    alloc, axes = layout_of_result(shape, memory_order(a))     # ``a``'s memory order
-    return new_array(alloc, a.dtype, axes)
+def _result_type(dtype, a, what):
+    """The numpy dtype of the result of ``a`` (what the kernels read): ``a``'s,
+    or that of the data type ``dtype`` (the primitive converts to it)."""
+    if dtype is None:
+        return a.dtype
+    ddt = _dtypes.as_data_type(dtype)
+    from dnnl.primitives.resampling.primitive import SUPPORTED
+    if ddt not in SUPPORTED:
+        raise unimpl("%s writes f32, f16, bf16, s32, s8 or u8, not %s%s" % (
+            what, ddt.name, ": pass dtype=np.float32 and call .astype(np.float64) on the "
+            "result (exact)" if ddt == data_type.f64 else ""))
+    return _numpy_type(ddt)
 
 
-def _one_image(a, last, count):
-    """A hint when ``count`` sizes or factors, one more than the spatial
-    dims, suggest a single image without its batch dim."""
-    if last and a.ndim == 3 and count == 2:
-        return ("; a single H x W x C image? add the batch dim: "
-                "dnnl.resample(img[None], ..., layout='nhwc')[0]")
-    if not last and a.ndim == 3 and count == 2:
-        return "; a single C x H x W image? add the batch dim: img[None]"
-    return ""
+def _output(a, lay, spatial, dtype, o, what):
+    """The result of ``a`` resized to ``spatial``: a new array in ``a``'s memory
+    order, or the checked out ``o``; with its memory (of the N, C, spatial...
+    view)."""
+    shape = _layouts.result_shape(a, lay, spatial)
+    npdt = _result_type(dtype, a, what)
+    if o is None:
+        alloc, axes = layout_of_result(shape, memory_order(a))     # ``a``'s memory order
+        o = new_array(alloc, npdt, axes)
+    else:
+        _out_arg.check_layout(o, shape, npdt, dtype is not None)
+    return o, from_array(_logical(o, lay))
 
 
 def _sizes(size, k, hint=lambda count: ""):
@@ -542,19 +560,23 @@ def _factors(factors, k, hint=lambda count: ""):
     return [float(f) for f in factors]
 
 
-def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
-    """Resize the spatial dims of a batch (oneDNN's forward resampling).
+def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=None,
+             out=None):
+    """Resize the spatial dims of an image or a batch (oneDNN's forward resampling).
 
     Parameters
     ----------
     x : array_like or dnnl.memory
-        N x C x [D x] [H x] W (``layout="nchw"``) or N x [D x] [H x] W x C
-        (``layout="nhwc"``); f32, f16, bf16, s32, s8 or u8. float64 (and
-        longdouble) is rounded to f32 first (a copy; the result is f32); a
-        memory gives its logical values.
+        One image, H x W x C (``layout="hwc"``), H x W (``"hw"``) or
+        C x H x W (``"chw"``), or a batch, N x C x [D x] [H x] W
+        (``layout="nchw"``) or N x [D x] [H x] W x C (``layout="nhwc"``);
+        f32, f16, bf16, s32, s8 or u8. float64 (and longdouble) is rounded
+        to f32 first (a copy; the result is f32); a memory gives its
+        logical values.
     size : int or sequence of int, optional
         The output spatial size (one value for every spatial dim, or one per
-        dim). Integers only: a float, even ``4.0``, is refused.
+        dim, ``(height, width)`` in 2-D: cv2.resize's ``dsize`` is
+        ``(width, height)``). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
         Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN;
         the coordinates are then mapped by the sizes (``in / out``), not by
@@ -571,23 +593,36 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
         dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
     layout : str
-        Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
-        ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
-        ``"nchw"`` and ``"nhwc"`` serve any rank.
+        Where the channels are. A batch: ``"nchw"`` (second dim; also
+        ``"ncw"``, ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``,
+        ``"ndhwc"``), which serve any rank. One image: ``"hwc"``, ``"hw"``
+        (grayscale), ``"chw"``, read as a batch of one (a view: no copy).
+        A 3-D array is N x C x W under the default: two sizes for it are
+        refused, naming ``layout="hwc"``.
+    dtype : data type, optional
+        The result's data type (``"f32"``, ``np.uint8``...; f32, f16, bf16,
+        s32, s8 or u8), default ``x``'s: the primitive computes in f32 and
+        converts once, integers saturated and rounded half to even.
+    out : numpy.ndarray or torch.Tensor, optional
+        Write the result here instead (cv2's ``dst=``, PyTorch's ``out=``):
+        of the result's shape and type, writable, no element shared with
+        ``x``; a strided view is written through its strides. Checked
+        before anything is written.
 
     Returns
     -------
     numpy.ndarray
-        A new array in the same layout and data type as ``x``, in ``x``'s
-        memory order when ``x`` is dense (an NHWC buffer seen as NCHW, a torch
-        ``channels_last`` tensor: PyTorch keeps the memory format too), else
-        C-contiguous.
+        ``out`` itself when given; else a new array in the same layout as
+        ``x`` and of type ``dtype``, in ``x``'s memory order when ``x`` is
+        dense (an NHWC buffer seen as NCHW, a torch ``channels_last``
+        tensor: PyTorch keeps the memory format too), else C-contiguous.
 
     Raises
     ------
     dnnl.error
-        Bad input: ``invalid_arguments`` (``invalid_type`` for a float size);
-        a data type resampling does not take (int64...): ``unimplemented``.
+        Bad input: ``invalid_arguments`` (``invalid_type`` for a float size
+        or an ``out`` that is not an array); a data type resampling does not
+        take (int64...): ``unimplemented``.
 
     Examples
     --------
@@ -599,46 +634,54 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     array([[[1., 3.]]], dtype=float32)
     >>> dnnl.resample(x, 6, mode="nearest-exact")      # PyTorch's name for it
     array([[[0., 1., 1., 2., 3., 3.]]], dtype=float32)
-    >>> img = np.arange(2 * 2 * 3, dtype=np.uint8).reshape(1, 2, 2, 3)   # NHWC
-    >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
-    (1, 4, 4, 3)
+    >>> img = np.arange(2 * 2 * 3, dtype=np.uint8).reshape(2, 2, 3)      # H x W x C
+    >>> dnnl.resample(img, (4, 4), mode="nearest", layout="hwc").shape
+    (4, 4, 3)
+    >>> dnnl.resample(img, (3, 3), layout="hwc", dtype="f32")[1, 1]
+    array([4.5, 5.5, 6.5], dtype=float32)
     """
-    call = front.find(x, resample, size, factors, mode, layout, None)
-    if call is not None:
-        return call.run(x)
+    if out is None:
+        call = front.find(x, resample, size, factors, mode, layout, dtype)
+        if call is not None:
+            return call.run(x)
     if type(x) is not np.ndarray and _dask.is_dask(x):
-        return _dask.resample(resample, x, size, factors, mode, layout)
-    what = ("resample", _value_key(size), None if factors is None else _value_key(factors))
-    return _resampling_call(what, x, mode, layout, _forward(size, factors, mode, layout),
-                            (resample, size, factors, mode, layout, None))
+        return _dask.resample(resample, x, size, factors, mode, layout, dtype, out)
+    what = ("resample", _value_key(size), None if factors is None else _value_key(factors),
+            _value_key(dtype))
+    return _resampling_call(what, x, mode, layout, _forward(size, factors, mode, layout, dtype),
+                            (resample, size, factors, mode, layout, dtype), out)
 
 
-def _forward(size, factors, mode, layout):
-    """The function preparing :func:`resample`'s call for an array (made
-    here, not in resample: a closure's cells would cost every call)."""
-    def prepare(a):
-        alg, last = _resampling_setup(a, mode, layout)
-        src = from_array(_logical(a, last))
-        k = a.ndim - 2
-        hint = lambda count: _one_image(a, last, count)   # noqa: E731
-        if (size is None) == (factors is None):
-            raise invalid("give either size or factors")
-        if size is not None:
-            spatial = _sizes(size, k, hint)
-        else:
-            from dnnl.primitives.resampling.primitive import _dst_from_factors
-            spatial = list(_dst_from_factors(src.md, _factors(factors, k, hint)).dims[2:])
-        _check_empty(src.md.dims[2:], spatial, False)
-        out = _new_output(a, last, spatial)
-        dst = from_array(_logical(out, last))
-        from dnnl.primitives.resampling.primitive import resampling_forward
-        pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
-                                               src.md, dst.md)
-        return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst, out)
-    return prepare
+def _forward(size, factors, mode, layout, dtype):
+    """The function making the function that prepares :func:`resample`'s
+    call for an array, given the out's numpy view or None (made here, not
+    in resample: a closure's cells would cost every call)."""
+    def make(o):
+        def prepare(a):
+            alg, lay = _resampling_setup(a, mode, layout)
+            src = from_array(_logical(a, lay))
+            k = src.md.ndims - 2
+            hint = lambda count: _layouts.size_hint(a.ndim, lay, count)   # noqa: E731
+            if (size is None) == (factors is None):
+                raise invalid("give either size or factors")
+            if size is not None:
+                spatial = _sizes(size, k, hint)
+            else:
+                from dnnl.primitives.resampling.primitive import _dst_from_factors
+                spatial = list(_dst_from_factors(src.md, _factors(factors, k, hint)).dims[2:])
+            _check_empty(src.md.dims[2:], spatial, False)
+            result, dst = _output(a, lay, spatial, dtype, o, "resample")
+            from dnnl.primitives.resampling.primitive import resampling_forward
+            pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
+                                                   src.md, dst.md)
+            return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst,
+                                      result, a.itemsize)
+        return prepare
+    return make
 
 
-def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
+def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=None,
+                      out=None):
     """The gradient of :func:`resample` (oneDNN's backward resampling).
 
     Parameters
@@ -648,15 +691,16 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         bf16, s32, s8 or u8 (float64 is rounded to f32, as for :func:`resample`).
     size : int or sequence of int
         The spatial size of :func:`resample`'s input (the gradient's size).
-    mode, layout
-        As for :func:`resample`.
+    mode, layout, dtype, out
+        As for :func:`resample` (``dtype``: ``diff_src``'s data type).
 
     Returns
     -------
     numpy.ndarray
-        ``diff_src``: a new array of the input's shape, in ``diff_dst``'s
-        data type and memory order (as :func:`resample`); every element the
-        f32 sum of the weighted gradients that reach it.
+        ``diff_src``: ``out`` itself when given, else a new array of the
+        input's shape, of type ``dtype`` (default ``diff_dst``'s), in
+        ``diff_dst``'s memory order (as :func:`resample`); every element
+        the f32 sum of the weighted gradients that reach it.
 
     Examples
     --------
@@ -664,29 +708,34 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
-    call = front.find(diff_dst, resample_backward, size, mode, layout, None, None)
-    if call is not None:
-        return call.run(diff_dst)
+    if out is None:
+        call = front.find(diff_dst, resample_backward, size, mode, layout, dtype, None)
+        if call is not None:
+            return call.run(diff_dst)
     if type(diff_dst) is not np.ndarray and _dask.is_dask(diff_dst):
-        return _dask.backward(resample_backward, diff_dst, size, mode, layout)
-    return _resampling_call(("resample_backward", _value_key(size)), diff_dst, mode, layout,
-                            _backward(size, mode, layout),
-                            (resample_backward, size, mode, layout, None, None))
+        return _dask.backward(resample_backward, diff_dst, size, mode, layout, dtype, out)
+    return _resampling_call(("resample_backward", _value_key(size), _value_key(dtype)),
+                            diff_dst, mode, layout, _backward(size, mode, layout, dtype),
+                            (resample_backward, size, mode, layout, dtype, None), out)
 
 
-def _backward(size, mode, layout):
-    """The function preparing :func:`resample_backward`'s call for an array."""
-    def prepare(a):
-        alg, last = _resampling_setup(a, mode, layout)
-        dd = from_array(_logical(a, last))
-        out = _new_output(a, last, _sizes(size, a.ndim - 2,
-                                          lambda count: _one_image(a, last, count)))
-        ds = from_array(_logical(out, last))
-        _check_empty(ds.md.dims[2:], dd.md.dims[2:], True)
-        if 0 in dd.md.dims[2:] and out.size:
-            return Zeros(out.shape, out.dtype)     # no output reached: no gradient
-        from dnnl.primitives.resampling.primitive import resampling_backward
-        pd = resampling_backward.primitive_desc(_ENGINE, alg, ds.md, dd.md)
-        return PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
-                                   dd, ds, out)
-    return prepare
+def _backward(size, mode, layout, dtype):
+    """The function making the function that prepares
+    :func:`resample_backward`'s call for an array, as :func:`_forward`."""
+    def make(o):
+        def prepare(a):
+            alg, lay = _resampling_setup(a, mode, layout)
+            dd = from_array(_logical(a, lay))
+            spatial = _sizes(size, dd.md.ndims - 2,
+                             lambda count: _layouts.size_hint(a.ndim, lay, count))
+            result, ds = _output(a, lay, spatial, dtype, o, "resample_backward")
+            _check_empty(ds.md.dims[2:], dd.md.dims[2:], True)
+            if 0 in dd.md.dims[2:] and result.size:
+                # no output reached: no gradient
+                return Zeros(result.shape, result.dtype)
+            from dnnl.primitives.resampling.primitive import resampling_backward
+            pd = resampling_backward.primitive_desc(_ENGINE, alg, ds.md, dd.md)
+            return PreparedResampling(resampling_backward(pd), _ARG_DIFF_DST, _ARG_DIFF_SRC,
+                                      dd, ds, result, a.itemsize)
+        return prepare
+    return make

@@ -22,11 +22,8 @@ import operator
 
 import numpy as np
 
-from dnnl._core.error import invalid, unimpl
-
-# The layout names of dnnl.resample with the channels last (the others have
-# them second); a name resample does not know fails in the probe.
-_CHANNELS_LAST = ("nhwc", "nwc", "ndhwc", "channels_last")
+from dnnl._core.error import invalid, unimpl, wrong_type
+from dnnl.arrays import layouts as _layouts
 
 
 def is_dask(x, _ndarray=np.ndarray):
@@ -116,7 +113,8 @@ def _reorder(op, block_fn, fn, x, scales, zero_points, axis, run_probe, extra):
 
 
 # The array functions pass themselves in (fn): this module imports nothing of
-# dnnl.arrays, and the blocks pickle them by name.
+# dnnl.arrays but its layout names (dnnl.arrays.layouts), and the blocks
+# pickle the functions by name.
 def reorder(fn, x, scale, zero_point, axis, dtype):
     """``fn`` (dnnl.quantize, dnnl.dequantize) of the dask array ``x``."""
     return _reorder(fn.__name__, _reorder_block, fn, x, scale, zero_point, axis,
@@ -140,30 +138,36 @@ def convert(fn, x, tag, dtype, scales, zero_points, axis):
 
 
 # ------------------------------------------------------------------ resampling
-def _spatial_axes(x, layout):
-    last = isinstance(layout, str) and layout.lower() in _CHANNELS_LAST
-    return tuple(range(1, x.ndim - 1)) if last else tuple(range(2, x.ndim))
-
-
-def _resampling(op, block_fn, x, layout, run_probe, kwargs):
+def _resampling(op, block_fn, x, layout, out, run_probe, kwargs):
     """``op`` of the dask array ``x``: its spatial axes rechunked whole, then
     ``block_fn(block, **kwargs)`` on every block."""
-    spatial = _spatial_axes(x, layout)
+    if out is not None:
+        raise wrong_type("out= takes a numpy array or a torch tensor, and a dask array's "
+                         "result is a dask array: drop out=, and da.store() the result into "
+                         "your array (or compute it)")
+    # a layout (name, rank) resample refuses is refused here alike
+    spatial = _layouts.spatial_axes(x.ndim, _layouts.parse(layout, x.ndim))
     out = run_probe(_probe(x.shape, x.dtype, spatial))
     x = x.rechunk({ax: -1 for ax in spatial})
     chunks = tuple((out.shape[i],) if i in spatial else c for i, c in enumerate(x.chunks))
-    return _map_blocks(op, x, block_fn, dtype=out.dtype, chunks=chunks, **kwargs)
+    return _map_blocks(op, x, _resampling_block, fn=block_fn, options=kwargs,
+                       dtype=out.dtype, chunks=chunks)
 
 
-def resample(fn, x, size, factors, mode, layout):
+def _resampling_block(block, fn, options):
+    """``fn(block, **options)``: the options pass whole (map_blocks would
+    take their ``dtype`` for itself)."""
+    return fn(block, **options)
+
+
+def resample(fn, x, size, factors, mode, layout, dtype, out):
     """``fn`` (dnnl.resample) of the dask array ``x``: ``fn`` on every block."""
-    return _resampling("resample", fn, x, layout,
-                       lambda p: fn(p, size, factors=factors, mode=mode, layout=layout),
-                       dict(size=size, factors=factors, mode=mode, layout=layout))
+    kwargs = dict(size=size, factors=factors, mode=mode, layout=layout, dtype=dtype)
+    return _resampling("resample", fn, x, layout, out, lambda p: fn(p, **kwargs), kwargs)
 
 
-def backward(fn, x, size, mode, layout):
+def backward(fn, x, size, mode, layout, dtype, out):
     """``fn`` (dnnl.resample_backward) of the dask array ``x``."""
-    return _resampling("resample_backward", fn, x, layout,
-                       lambda p: fn(p, size, mode=mode, layout=layout),
-                       dict(size=size, mode=mode, layout=layout))
+    kwargs = dict(mode=mode, layout=layout, dtype=dtype)
+    return _resampling("resample_backward", fn, x, layout, out,
+                       lambda p: fn(p, size, **kwargs), dict(size=size, **kwargs))

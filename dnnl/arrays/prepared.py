@@ -337,29 +337,32 @@ class PreparedResampling:
     """One resampling of the array layer, made once: the primitive, its plan,
     the descriptors of its input and output and the output's shape and type."""
 
-    __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "out_arg",
-                 "out_md", "out_nbytes", "out_shape", "out_axes", "out_dtype")
+    __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "in_item",
+                 "out_arg", "out_md", "out_nbytes", "out_shape", "out_axes", "out_dtype")
 
-    def __init__(self, prim, in_arg, out_arg, src, dst, out):
+    def __init__(self, prim, in_arg, out_arg, src, dst, out, in_item):
         """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
-        ``out_arg``), ``dst`` over the numpy array ``out``, whose memory
-        order the results keep."""
+        ``out_arg``), ``dst`` over the numpy array ``out`` (a single image's
+        result: the image of ``dst``'s batch view), whose shape, type and
+        memory order the results keep; ``in_item``: the input's element size."""
         self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
-        self.in_arg, self.out_arg = in_arg, out_arg
+        self.in_arg, self.out_arg, self.in_item = in_arg, out_arg, in_item
         self.in_md, self.in_nbytes = src.md, src.nbytes
         self.out_md, self.out_nbytes = dst.md, dst.nbytes
         self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
         self.out_dtype = out.dtype
 
-    def run(self, a, src=None):
+    def run(self, a, out=None, src=None):
         """Resample ``a`` (an array of the call's definition, or a torch
-        tensor at the element-aligned address ``src``) into a new array."""
+        tensor at the element-aligned address ``src``) into a new array, or
+        into ``out``, a checked array of the definition's out (dnnl.arrays.out_arg)."""
         if src is None:
             src = _address(a)
-            if src % self.out_dtype.itemsize:   # an odd address: whole elements read
+            if src % self.in_item:      # an odd address: whole elements read
                 a = aligned_copy(a)
                 src = _address(a)
-        out = new_array(self.out_shape, self.out_dtype, self.out_axes)
+        if out is None:
+            out = new_array(self.out_shape, self.out_dtype, self.out_axes)
         plan = self.plan
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
             if type(a) is not np.ndarray:
@@ -382,8 +385,11 @@ class Zeros:
     def __init__(self, shape, dtype):
         self.shape, self.dtype = shape, dtype
 
-    def run(self, a, src=None):
-        return np.zeros(self.shape, self.dtype)
+    def run(self, a, out=None, src=None):
+        if out is None:
+            return np.zeros(self.shape, self.dtype)
+        out[...] = 0
+        return out
 
 
 # the calls that read their input where it is: a tensor's key may share them

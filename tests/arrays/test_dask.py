@@ -80,6 +80,36 @@ def test_every_layout_name(layout):
     same(dnnl.resample(d, 7, layout=layout), dnnl.resample(x, 7, layout=layout))
 
 
+@given(data=st.data(), layout=st.sampled_from(["hwc", "hw", "chw"]),
+       mode=st.sampled_from(["linear", "nearest"]),
+       dtype=st.sampled_from([np.float32, np.uint8]),
+       result=st.sampled_from([None, "f32", "u8", "bf16"]))
+def test_an_image_any_chunking_equals_numpy(data, layout, mode, dtype, result):
+    h, w, c = (data.draw(st.integers(1, 6)) for _ in range(3))
+    shape = {"hwc": (h, w, c), "hw": (h, w), "chw": (c, h, w)}[layout]
+    x = batch(shape, dtype)
+    d = da.from_array(x, chunks=chunking(data, shape))
+    size = data.draw(st.lists(st.integers(1, 9), min_size=2, max_size=2))
+    out = dnnl.resample(d, size, mode=mode, layout=layout, dtype=result)
+    expected = dnnl.resample(x, size, mode=mode, layout=layout, dtype=result)
+    same(out, expected)
+    channels = {"hwc": 2, "chw": 0}.get(layout)       # the one axis a block may split
+    for i in range(d.ndim):
+        assert out.chunks[i] == (d.chunks[i] if i == channels else (expected.shape[i],))
+    same(dnnl.resample_backward(out, (h, w), mode=mode, layout=layout, dtype="f32"),
+         dnnl.resample_backward(expected, (h, w), mode=mode, layout=layout, dtype="f32"))
+
+
+def test_out_is_refused_for_a_dask_array():
+    d = da.from_array(batch((4, 4, 3)), chunks=2)
+    for call in (lambda o: dnnl.resample(d, 2, layout="hwc", out=o),
+                 lambda o: dnnl.resample_backward(d, 2, layout="hwc", out=o)):
+        o = np.full((2, 2, 3), 7.0, np.float32)
+        with pytest.raises(dnnl.invalid_type, match=r"da.store"):
+            call(o)
+        assert (o == 7.0).all()
+
+
 # ------------------------------------------------------------------ quantization
 @given(data=st.data(), ndim=st.integers(1, 4), per_axis=st.booleans(),
        dtype=st.sampled_from(["s8", "u8", "s32"]), with_zp=st.booleans(),

@@ -293,8 +293,12 @@ def test_messages_name_the_fix():
     with pytest.raises(dnnl.invalid_arguments, match="did you mean 'f32'"):
         dnnl.convert(x, "nchw", "fp32")
     img = np.zeros((4, 4, 3), np.float32)
-    with pytest.raises(dnnl.invalid_arguments, match=r"add the batch dim.*img\[None\]"):
+    with pytest.raises(dnnl.invalid_arguments, match=r"one H x W x C image\? pass layout='hwc'"):
         dnnl.resample(img, (8, 8), layout="nhwc")
+    with pytest.raises(dnnl.invalid_arguments, match=r"one H x W x C image\? pass layout='hwc'"):
+        dnnl.resample(img, (8, 8))          # N x C x W by default
+    with pytest.raises(dnnl.invalid_arguments, match=r"grayscale image\? pass layout='hw'"):
+        dnnl.resample(img[..., 0], (8, 8))
 
 
 def test_torch_views():
