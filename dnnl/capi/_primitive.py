@@ -89,8 +89,8 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
         if pd.get_kind() != _pk.reorder:
             raise _unimpl("%s is a reorder query" % _q(w).name)
         return _b.put(res, _P, rec.engines["src" if w == _q.reorder_src_engine else "dst"])
-    if w == _q.scratchpad_engine:
-        return _b.put(res, _P, rec.engines["engine"])
+    # dnnl_query_scratchpad_engine: unimplemented, as oneDNN's primitive_desc_t::query
+    # answers it (src/common/primitive_desc.hpp), with the default below
     if w == _q.primitive_kind:
         return _b.put(res, _INT, int(pd.get_kind()))
     if w == _q.impl_info_str:
