@@ -26,6 +26,9 @@ from dnnl._model.engine import engine, stream
 from dnnl.draw import draw_layout
 from dnnl._platform.isa import (get_cpu_isa_hints, get_effective_cpu_isa, set_cpu_isa_hints,
                        set_max_cpu_isa)
+from dnnl._platform.jit import (set_jit_dump, set_jit_profiling_flags,
+                                set_jit_profiling_jitdumpdir)
+from dnnl._platform.thread_count import get_num_threads, set_num_threads
 from dnnl._model.memory import memory
 from dnnl.primitives.reorder import reorder
 from dnnl.primitives.resampling import resampling_backward, resampling_forward

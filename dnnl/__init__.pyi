@@ -45,6 +45,11 @@ from dnnl._platform.isa import get_cpu_isa_hints as get_cpu_isa_hints
 from dnnl._platform.isa import get_effective_cpu_isa as get_effective_cpu_isa
 from dnnl._platform.isa import set_cpu_isa_hints as set_cpu_isa_hints
 from dnnl._platform.isa import set_max_cpu_isa as set_max_cpu_isa
+from dnnl._platform.jit import set_jit_dump as set_jit_dump
+from dnnl._platform.jit import set_jit_profiling_flags as set_jit_profiling_flags
+from dnnl._platform.jit import set_jit_profiling_jitdumpdir as set_jit_profiling_jitdumpdir
+from dnnl._platform.thread_count import get_num_threads as get_num_threads
+from dnnl._platform.thread_count import set_num_threads as set_num_threads
 from dnnl._model.engine import engine as engine
 from dnnl._model.engine import stream as stream
 from dnnl._model.memory import memory as memory

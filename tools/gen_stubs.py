@@ -54,7 +54,8 @@ def capi_stub():
              "from dnnl._core.capi import CFunction as CFunction",
              "from dnnl._core.capi import dnnl_exec_arg_t as dnnl_exec_arg_t",
              "from dnnl._core.capi import dnnl_version_t as dnnl_version_t",
-             "", all_list(capi.__all__), "", "def last_error() -> str | None: ...", "",
+             "", all_list(capi.__all__), "", "def last_error() -> str | None: ...",
+             "def reset_declarations() -> None: ...", "",
              "FUNCTIONS: list[str]", "COMPAT_FUNCTIONS: list[str]",
              "dnnl_dim_t = ctypes.c_int64",
              "dnnl_dims_t: type[ctypes.Array[ctypes.c_int64]]"]

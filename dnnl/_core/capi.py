@@ -84,7 +84,8 @@ class CFunction:
     works the same with or without them. ``restype``, when set, converts the
     result the way ctypes would (``c_void_p`` gives ``None`` for NULL,
     ``c_char_p`` gives bytes, ``POINTER(T)`` a pointer object); unset, the
-    result is the natural Python value (int, bytes, pointer).
+    result is the natural Python value (int, bytes, pointer). ``del
+    f.restype`` unsets it again, ``f.reset()`` unsets all three.
     """
 
     def __init__(self, fn, kind, on_error, wraps):
@@ -108,6 +109,18 @@ class CFunction:
     @restype.setter
     def restype(self, value):
         self._restype = value
+
+    @restype.deleter
+    def restype(self):
+        """``del f.restype``: the natural result again (what an unset one gives)."""
+        self._restype = _UNSET
+
+    def reset(self):
+        """Forget what the program declared: ``argtypes``, ``restype`` and
+        ``errcheck`` back to unset, as when ``dnnl.capi`` was imported."""
+        self.argtypes = None
+        self.errcheck = None
+        self._restype = _UNSET
 
     def __repr__(self):
         return "<dnnl.capi function %s>" % self.__name__

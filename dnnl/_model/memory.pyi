@@ -10,6 +10,7 @@ from dnnl._model.desc import desc as _desc
 from dnnl._core.enums import data_type as _data_type
 from dnnl._core.enums import format_kind as _format_kind
 from dnnl._core.enums import format_tag as _format_tag
+from dnnl._core.enums import sparse_encoding as _sparse_encoding
 from dnnl._model.engine import engine, stream
 
 class _SupportsDLPack(Protocol):
@@ -40,6 +41,7 @@ class memory:
     data_type: TypeAlias = _data_type
     format_tag: TypeAlias = _format_tag
     format_kind: TypeAlias = _format_kind
+    sparse_encoding: TypeAlias = _sparse_encoding
     DNNL_MEMORY_NONE: int
     DNNL_MEMORY_ALLOCATE: int
     @overload
@@ -77,7 +79,9 @@ class memory:
     @property
     def writable(self) -> bool: ...
     def map_data(self, dtype: npt.DTypeLike | None = ..., index: int = ...) -> npt.NDArray[Any]: ...
-    def unmap_data(self, mapped: Any) -> None: ...
+    @staticmethod
+    def data_type_size(adata_type: _data_type | str | npt.DTypeLike) -> int: ...
+    def unmap_data(self, mapped: Any, index: int = ...) -> None: ...
     def to_numpy(self) -> npt.NDArray[Any]: ...
     def from_numpy(self, array: npt.ArrayLike) -> None: ...
     def zero_pad(self) -> None: ...

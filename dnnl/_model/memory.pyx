@@ -34,7 +34,7 @@ from dnnl._model import logical as _logical
 from dnnl._model import scalar as _scalar
 from dnnl._core.keys import remember
 from dnnl._model.desc import RUNTIME, desc as desc_type
-from dnnl._core.enums import MACROS, data_type, format_kind, format_tag, status
+from dnnl._core.enums import MACROS, data_type, format_kind, format_tag, sparse_encoding, status
 from dnnl._core.error import error, invalid, wrong_type
 from dnnl._model import offsets as _offsets
 from dnnl._model.engine import engine, stream
@@ -235,6 +235,7 @@ cdef class memory:
     data_type = data_type
     format_tag = format_tag
     format_kind = format_kind
+    sparse_encoding = sparse_encoding
     DNNL_MEMORY_NONE = DNNL_MEMORY_NONE
     DNNL_MEMORY_ALLOCATE = DNNL_MEMORY_ALLOCATE
     # the constructor's form, for inspect and the docs (__cinit__ takes it)
@@ -513,8 +514,27 @@ cdef class memory:
         usable = raw.size - raw.size % dtype.itemsize
         return raw[:usable].view(dtype)
 
-    def unmap_data(self, mapped):
-        """Nothing to do on the CPU."""
+    @staticmethod
+    def data_type_size(adata_type):
+        """``memory::data_type_size``: bytes per element (1 for the sub-byte
+        types, ``2**64 - 1``, C's ``(size_t)-1``, for ``undef``).
+
+        >>> import dnnl
+        >>> dnnl.memory.data_type_size(dnnl.memory.data_type.bf16), dnnl.memory.data_type_size("s4")
+        (2, 1)
+        """
+        if adata_type is None:
+            raise wrong_type("data_type_size needs a data type, not None")
+        return _dtypes.size(adata_type)
+
+    def unmap_data(self, mapped, index=0):
+        """``unmap_data(mapped[, index])``: nothing to unmap on the CPU; an
+        ``index`` that is not a buffer of the memory is ``invalid_arguments``,
+        as ``dnnl_memory_unmap_data_v2``'s."""
+        index = _args.integer(index, "index")
+        if not 0 <= index <= len(self._more):
+            raise invalid("index %d is not a buffer of this memory (it has %d handles)"
+                          % (index, 1 + len(self._more)))
 
     # -- logical access (the copies: dnnl/_model/logical.py) -----------------
     def _element_offsets(self, padded=False):

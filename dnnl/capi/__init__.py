@@ -87,8 +87,30 @@ globals().update(_BOUND)
 FUNCTIONS = list(_BOUND)
 COMPAT_FUNCTIONS = list(_functions(_compat))
 live_handles = _b.live_handles
+
+
+def reset_declarations():
+    """Every function's ``argtypes``, ``restype`` and ``errcheck`` back to
+    unset, as at import: what a program (or a test) declared for real
+    libdnnl is undone (``f.reset()`` does one function, ``del f.restype``
+    its ``restype`` alone).
+
+    >>> import ctypes
+    >>> from dnnl import capi as lib
+    >>> lib.dnnl_status2str.restype = ctypes.c_void_p     # the address, as ctypes gives it
+    >>> isinstance(lib.dnnl_status2str(0), int)
+    True
+    >>> lib.reset_declarations()
+    >>> lib.dnnl_status2str(0)
+    b'success'
+    """
+    for fn in _BOUND.values():
+        fn.reset()
+
+
 __all__ = FUNCTIONS + sorted(_C) + ["dnnl_exec_arg_t", "dnnl_version_t", "dnnl_dims_t",
-                                    "dnnl_dim_t", "last_error", "FUNCTIONS"]
+                                    "dnnl_dim_t", "last_error", "reset_declarations",
+                                    "FUNCTIONS"]
 del _section
 
 

@@ -2205,10 +2205,12 @@ __all__ = [
     'dnnl_dims_t',
     'dnnl_dim_t',
     'last_error',
+    'reset_declarations',
     'FUNCTIONS',
 ]
 
 def last_error() -> str | None: ...
+def reset_declarations() -> None: ...
 
 FUNCTIONS: list[str]
 COMPAT_FUNCTIONS: list[str]

@@ -135,14 +135,14 @@ def dnnl_memory_map_data_v2(memory, mapped_ptr, index):
 @_api(wraps="memory.unmap_data(ptr)")
 def dnnl_memory_unmap_data(memory, mapped_ptr):
     """``dnnl_memory_unmap_data(const_dnnl_memory_t memory, void *mapped_ptr)``"""
-    _index(_obj(memory, "memory"), 0)
+    _obj(memory, "memory").unmap_data(mapped_ptr)
 
 
-@_api(wraps="memory.unmap_data(ptr)")
+@_api(wraps="memory.unmap_data(ptr, index)")
 def dnnl_memory_unmap_data_v2(memory, mapped_ptr, index):
     """``dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory, void *mapped_ptr,
     int index)``"""
-    _index(_obj(memory, "memory"), index)
+    _obj(memory, "memory").unmap_data(mapped_ptr, _i(index))
 
 
 @_api(wraps="memory.get_data_handle()")

@@ -89,8 +89,8 @@ def dnnl_primitive_desc_query(primitive_desc, what, index, result):
         if pd.get_kind() != _pk.reorder:
             raise _unimpl("%s is a reorder query" % _q(w).name)
         return _b.put(res, _P, rec.engines["src" if w == _q.reorder_src_engine else "dst"])
-    if w == _q.scratchpad_engine:
-        return _b.put(res, _P, rec.engines["engine"])
+    # dnnl_query_scratchpad_engine: unimplemented, as oneDNN's primitive_desc_t::query
+    # answers it (src/common/primitive_desc.hpp), with the default below
     if w == _q.primitive_kind:
         return _b.put(res, _INT, int(pd.get_kind()))
     if w == _q.impl_info_str:
@@ -147,15 +147,17 @@ def dnnl_primitive_create(primitive, primitive_desc):
     _new_out(primitive, "primitive", _prim_class(pd)(pd), rec.engines)
 
 
-@_api(wraps="(cache blobs: unimplemented on CPU)")
+@_api(wraps="dnnl.<primitive>(pd, cache_blob) (CPU: unimplemented)")
 def dnnl_primitive_create_from_cache_blob(primitive, primitive_desc, size, cache_blob):
     """``dnnl_primitive_create_from_cache_blob(dnnl_primitive_t *primitive,
     const_dnnl_primitive_desc_t primitive_desc, size_t size, const uint8_t *cache_blob)``"""
     _b.out_address(primitive, "primitive")
-    _rec(primitive_desc, "pd")
-    if not _i(size) or not _addr(cache_blob):
+    pd = _rec(primitive_desc, "pd").obj
+    n, where = _i(size), _addr(cache_blob)
+    if not n or not where:
         raise _invalid("empty cache blob")
-    raise _unimpl("cache blobs are not supported on CPU engines")
+    blob = ctypes.string_at(where, n)
+    _new_out(primitive, "primitive", _prim_class(pd)(pd, blob), _rec(primitive_desc, "pd").engines)
 
 
 def _exec_args(nargs, args):
@@ -203,14 +205,15 @@ def dnnl_primitive_get_primitive_desc(primitive, primitive_desc):
     _view_out(primitive_desc, primitive, "pd", "pd", prim.get_primitive_desc())
 
 
-@_api(wraps="(cache blobs: unimplemented on CPU)")
+@_api(wraps="primitive.get_cache_blob() (CPU: unimplemented)")
 def dnnl_primitive_get_cache_blob(primitive, size, cache_blob):
     """``dnnl_primitive_get_cache_blob(const_dnnl_primitive_t primitive, size_t *size,
     uint8_t *cache_blob)``"""
-    _rec(primitive, "primitive")
+    prim = _obj(primitive, "primitive")
     if not _addr(size):
         raise _invalid("size is NULL")
-    raise _unimpl("cache blobs are not supported on CPU engines")
+    prim.get_cache_blob()       # raises on a CPU, before anything is written
+    raise _unimpl("no cache blob")
 
 
 @_api(wraps="(releases the handle)")

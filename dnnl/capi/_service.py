@@ -3,18 +3,16 @@ capacity, the JIT dump and profiling switches, the ISA cap and hints."""
 import ctypes
 
 import dnnl
-from dnnl._core.capi import api as _api, as_int as _i, put_out as _put
+from dnnl._core.capi import address as _addr, api as _api, as_int as _i, put_out as _put
 from dnnl._core.enums import C as _C
 from dnnl._platform import isa as _isa
+from dnnl._platform import jit as _jit
 
 _INT = ctypes.c_int
 _F32 = ctypes.c_float
 
 
 # --------------------------------------------------------------- service
-_service = {"jit_dump": 0, "jit_flags": 0}
-
-
 @_api(wraps="dnnl.get_primitive_cache_capacity()")
 def dnnl_get_primitive_cache_capacity(capacity):
     """``dnnl_get_primitive_cache_capacity(int *capacity)``"""
@@ -27,21 +25,25 @@ def dnnl_set_primitive_cache_capacity(capacity):
     dnnl.set_primitive_cache_capacity(_i(capacity))
 
 
-@_api(wraps="(stored: no JIT code here)")
+@_api(wraps="dnnl.set_jit_dump(enable)")
 def dnnl_set_jit_dump(enable):
     """``dnnl_set_jit_dump(int enable)``"""
-    _service["jit_dump"] = _i(enable)
+    return _jit.set_jit_dump(_i(enable))
 
 
-@_api(wraps="(stored: no JIT code here)")
+@_api(wraps="dnnl.set_jit_profiling_flags(flags)")
 def dnnl_set_jit_profiling_flags(flags):
     """``dnnl_set_jit_profiling_flags(unsigned flags)``"""
-    _service["jit_flags"] = _i(flags)
+    return _jit.set_jit_profiling_flags(_i(flags) & 0xFFFFFFFF)
 
 
-@_api(wraps="(no JIT code here)")
+@_api(wraps="dnnl.set_jit_profiling_jitdumpdir(dir)")
 def dnnl_set_jit_profiling_jitdumpdir(dir):
     """``dnnl_set_jit_profiling_jitdumpdir(const char *dir)``"""
+    if isinstance(dir, (str, bytes)):
+        return _jit.set_jit_profiling_jitdumpdir(dir)
+    where = _addr(dir)
+    return _jit.set_jit_profiling_jitdumpdir(ctypes.string_at(where) if where else None)
 
 
 @_api(wraps="dnnl.set_max_cpu_isa(isa)")

@@ -18,7 +18,7 @@ from dnnl import verbose as _verbose
 from dnnl._model.desc import desc, equal
 from dnnl._core.enums import C, primitive_kind, query, scratchpad_mode
 from dnnl._core.args import integer
-from dnnl._core.error import error, invalid, wrong_type
+from dnnl._core.error import error, invalid, unimpl, wrong_type
 from dnnl._core.keys import remember
 from dnnl.attr import primitive_attr
 from dnnl._model.engine import stream
@@ -242,8 +242,6 @@ class primitive_desc:
         what = integer(what, "what")
         if what == query.memory_consumption_s64:
             return 0
-        if what == query.scratchpad_engine:
-            return self._engine
         raise invalid("query %s is not an s64 query of this primitive" % what)
 
     def query_s32(self, what):
@@ -266,8 +264,56 @@ class primitive_desc:
     def diff_dst_desc(self, idx=0):
         return self.query_md(query.diff_dst_md, idx)
 
+    def weights_desc(self, idx=0):
+        """``dnnl_query_weights_md``: reorder and resampling have no weights,
+        the zero md (``ndims`` 0), as oneDNN answers.
+
+        >>> import dnnl
+        >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+        >>> md = dnnl.memory.desc([2, 3], "f32", "ab")
+        >>> pd = dnnl.reorder.primitive_desc(eng, md, eng, md)
+        >>> pd.weights_desc().ndims, pd.diff_weights_desc(1) == dnnl.memory.desc()
+        (0, True)
+        """
+        return self.query_md(query.weights_md, idx)
+
+    def diff_weights_desc(self, idx=0):
+        """``dnnl_query_diff_weights_md``: the zero md here (see
+        :meth:`weights_desc`)."""
+        return self.query_md(query.diff_weights_md, idx)
+
     def workspace_desc(self):
         return desc()
+
+    def scratchpad_engine(self):
+        """``primitive_desc::scratchpad_engine()``: oneDNN 3.13's CPU
+        primitives do not answer ``dnnl_query_scratchpad_engine``, so this
+        raises ``dnnl.unimplemented`` as oneDNN's C++ API throws. A user-mode
+        scratchpad lives on :meth:`get_engine`.
+
+        >>> import dnnl
+        >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+        >>> md = dnnl.memory.desc([2, 3], "f32", "ab")
+        >>> dnnl.reorder.primitive_desc(eng, md, eng, md).scratchpad_engine()
+        Traceback (most recent call last):
+        ...
+        dnnl.unimplemented: could not retrieve scratchpad engine from a primitive descriptor: ...
+        """
+        raise unimpl("could not retrieve scratchpad engine from a primitive descriptor: "
+                     "oneDNN's CPU primitives do not answer this query; the scratchpad "
+                     "of a primitive is on its engine, pd.get_engine()")
+
+    def get_cache_blob_id(self):
+        """``primitive_desc::get_cache_blob_id()``: empty (``b""``) for a CPU
+        primitive, as oneDNN's (cache blobs are its OpenCL GPU feature).
+
+        >>> import dnnl
+        >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+        >>> md = dnnl.memory.desc([2, 3], "f32", "ab")
+        >>> dnnl.reorder.primitive_desc(eng, md, eng, md).get_cache_blob_id()
+        b''
+        """
+        return b""
 
     def __repr__(self):
         return "<dnnl.%s.primitive_desc %s>" % (self.kind.name, self._impl)
@@ -321,8 +367,38 @@ def _bind_one(entry, mem):
     return mem
 
 
+def cache_blob_bytes(cache_blob):
+    """``cache_blob`` (a ``std::vector<uint8_t>``: bytes, a bytes-like
+    object or a sequence of ints 0..255) as bytes, or the type error."""
+    if isinstance(cache_blob, (bytes, bytearray, memoryview)):
+        return bytes(cache_blob)
+    if isinstance(cache_blob, (str, dict, set)) or not hasattr(cache_blob, "__len__"):
+        raise wrong_type("a cache blob is bytes (or a sequence of ints 0..255), not %s"
+                         % type(cache_blob).__name__)
+    values = [integer(v, "a cache blob's byte") for v in cache_blob]
+    if any(not 0 <= v <= 255 for v in values):
+        raise invalid("a cache blob's bytes are 0..255")
+    return bytes(values)
+
+
 class primitive:
-    """Base of every primitive (``dnnl::primitive``)."""
+    """Base of every primitive (``dnnl::primitive``).
+
+    ``primitive(pd)``, or ``primitive(pd, cache_blob)`` as the C++ API's
+    ``primitive(pd, cache_blob)``: oneDNN makes primitives from cache blobs
+    on OpenCL GPUs only, so on a CPU an empty blob is ``invalid_arguments``
+    and any other ``unimplemented``, as ``dnnl_primitive_create_from_cache_blob``
+    answers:
+
+    >>> import dnnl
+    >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    >>> md = dnnl.memory.desc([2, 3], "f32", "ab")
+    >>> pd = dnnl.reorder.primitive_desc(eng, md, eng, md)
+    >>> dnnl.reorder(pd, b"\x01")
+    Traceback (most recent call last):
+    ...
+    dnnl.unimplemented: could not create a primitive from a cache blob: ...
+    """
 
     # the descriptor class a subclass takes, as dnnl::reorder::primitive_desc
     # (None: any; the module's primitive_desc is the base of them all)
@@ -352,16 +428,53 @@ class primitive:
 
     def _pd_of(self, pd, args, kwargs):
         """The descriptor that ``primitive(pd, *args, **kwargs)`` is made from
-        (a subclass may accept its descriptor's arguments instead)."""
-        if args or kwargs:
-            raise wrong_type("%s takes one primitive descriptor" % type(self).__name__)
+        (a subclass may accept its descriptor's arguments instead);
+        ``(pd, cache_blob)`` is the cache-blob constructor."""
+        if kwargs or len(args) > 1 or (args and not isinstance(pd, primitive_desc)):
+            raise wrong_type("%s takes a primitive descriptor and, optionally, a cache blob"
+                             % type(self).__name__)
         if not isinstance(pd, primitive_desc):
             raise wrong_type("a primitive needs a primitive descriptor")
         want = self.primitive_desc
         if want is not None and not isinstance(pd, want):
             raise invalid("%s needs a %s.primitive_desc" % (type(self).__name__,
                                                            type(self).__name__))
+        if args:
+            self._from_cache_blob(pd, args[0])
         return pd
+
+    @staticmethod
+    def _from_cache_blob(pd, cache_blob):
+        """``primitive(pd, cache_blob)``: refused as oneDNN refuses it on a
+        CPU (src/common/primitive_iface.cpp): an empty blob is
+        ``invalid_arguments``, any other ``unimplemented``."""
+        blob = cache_blob_bytes(cache_blob)
+        if pd._empty:
+            raise invalid("cannot create a primitive from an empty primitive descriptor")
+        if not blob:
+            raise invalid("could not create a primitive from a cache blob: the cache blob "
+                          "is empty (pd.get_cache_blob_id() is empty on a CPU: create the "
+                          "primitive from its descriptor alone)")
+        raise unimpl("could not create a primitive from a cache blob: oneDNN makes "
+                     "primitives from cache blobs on OpenCL GPU engines only; on a CPU "
+                     "create the primitive from its descriptor alone")
+
+    def get_cache_blob(self):
+        """``primitive::get_cache_blob()``: ``dnnl.unimplemented`` on a CPU,
+        as oneDNN's ``dnnl_primitive_get_cache_blob`` answers (cache blobs
+        are its OpenCL GPU feature).
+
+        >>> import dnnl
+        >>> eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+        >>> md = dnnl.memory.desc([2, 3], "f32", "ab")
+        >>> dnnl.reorder(dnnl.reorder.primitive_desc(eng, md, eng, md)).get_cache_blob()
+        Traceback (most recent call last):
+        ...
+        dnnl.unimplemented: could not get cache blob size from a primitive: ...
+        """
+        raise unimpl("could not get cache blob size from a primitive: oneDNN keeps cache "
+                     "blobs for OpenCL GPU primitives only; a CPU primitive is made again "
+                     "from its descriptor (the primitive cache makes that cheap)")
 
     def get_primitive_desc(self):
         return self._pd

@@ -392,3 +392,26 @@ def test_version_is_one_record_in_both_apis():
     assert (v.cpu_runtime, v.gpu_runtime) == (lib.DNNL_RUNTIME_OMP, lib.DNNL_RUNTIME_NONE)
     assert dnnl.version() is v          # static data, as the C++ API's pointer
 
+
+def test_a_declared_restype_is_undone_publicly():
+    f = lib.dnnl_status2str
+    try:
+        f.restype = ctypes.c_void_p
+        f.argtypes = [ctypes.c_int]
+        f.errcheck = lambda result, func, args: "checked"
+        assert f(0) == "checked"
+        del f.restype
+        f.errcheck = None
+        assert f(0) == b"success"
+        assert f.argtypes == [ctypes.c_int]
+        f.restype = ctypes.c_void_p
+        f.reset()
+        assert (f.argtypes, f.errcheck, f(0)) == (None, None, b"success")
+        assert f.restype is ctypes.c_char_p      # the natural one, as before any declaration
+        g = lib.dnnl_primitive_desc_query_md
+        g.restype, f.restype = ctypes.c_char_p, ctypes.c_void_p
+        lib.reset_declarations()
+        assert f(0) == b"success" and g.restype is ctypes.c_void_p
+        assert all(getattr(lib, n).argtypes is None for n in lib.FUNCTIONS)
+    finally:
+        lib.reset_declarations()

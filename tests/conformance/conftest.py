@@ -34,13 +34,10 @@ def libs(oracle, request):
     test module's own ``declare(lib)`` (real libdnnl as its own function
     objects); afterwards ``dnnl.capi`` is left as it was found."""
     import dnnl.capi
-    from dnnl._core.capi import _UNSET
     declare = request.module.declare
     real = declare(ctypes.CDLL(oracle.lib._name))
     yield real, declare(dnnl.capi)
-    for name in dnnl.capi.FUNCTIONS:
-        fn = getattr(dnnl.capi, name)
-        fn.argtypes, fn._restype = None, _UNSET
+    dnnl.capi.reset_declarations()
 
 
 def pytest_terminal_summary(terminalreporter):

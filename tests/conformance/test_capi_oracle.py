@@ -124,7 +124,14 @@ SIGS = {
     "dnnl_primitive_create": (i_, [P(p_), p_]),
     "dnnl_primitive_execute": (i_, [p_, p_, i_, P(ExecArg)]),
     "dnnl_primitive_get_primitive_desc": (i_, [p_, P(p_)]),
+    "dnnl_primitive_create_from_cache_blob": (i_, [P(p_), p_, ctypes.c_size_t, p_]),
+    "dnnl_primitive_get_cache_blob": (i_, [p_, P(ctypes.c_size_t), p_]),
     "dnnl_primitive_destroy": (i_, [p_]),
+    "dnnl_memory_map_data_v2": (i_, [p_, P(p_), i_]),
+    "dnnl_memory_unmap_data_v2": (i_, [p_, p_, i_]),
+    "dnnl_set_jit_dump": (i_, [i_]),
+    "dnnl_set_jit_profiling_flags": (i_, [ctypes.c_uint]),
+    "dnnl_set_jit_profiling_jitdumpdir": (i_, [ctypes.c_char_p]),
 }
 DEBUG_FUNCS = {
     "dnnl_status2str": "dnnl_status_t", "dnnl_dt2str": "dnnl_data_type_t",
@@ -967,7 +974,70 @@ def prog_submemory_on_parent(lib):
     return ctx.close()
 
 
-PROGRAMS = [prog_submemory_on_parent, prog_zero_element, prog_reorder_scales_zero_points, prog_reorder_sum_and_blocked,
+def prog_cache_blobs_and_service(lib):
+    """What a CPU answers about cache blobs (creating from one, getting one,
+    the descriptor's blob id), the scratchpad engine and weights queries of
+    reorder and resampling, unmap by buffer index, and the JIT switches."""
+    ctx = Ctx(lib)
+    md = ctx.md([2, 3], K.dnnl_f32, K.dnnl_ab)
+    md_ba = ctx.md([2, 3], K.dnnl_f32, K.dnnl_ba)
+    rpd = p_()
+    ctx.st("reorder pd", lib.dnnl_reorder_primitive_desc_create(ctypes.byref(rpd), md, ctx.eng,
+                                                                md_ba, ctx.eng, None))
+    ctx.keep(lib.dnnl_primitive_desc_destroy, rpd)
+    src, dst = ctx.md([1, 1, 4], K.dnnl_f32, K.dnnl_ncw), ctx.md([1, 1, 8], K.dnnl_f32, K.dnnl_ncw)
+    spd = p_()
+    ctx.st("resampling pd", lib.dnnl_resampling_forward_primitive_desc_create(
+        ctypes.byref(spd), ctx.eng, K.dnnl_forward_inference, K.dnnl_resampling_linear,
+        None, src, dst, None))
+    ctx.keep(lib.dnnl_primitive_desc_destroy, spd)
+    blob = (ctypes.c_uint8 * 4)(1, 2, 3, 4)
+    for name, pd in (("reorder", rpd), ("resampling", spd)):
+        prim = p_()
+        for size, data in ((4, blob), (0, blob), (4, None)):
+            ctx.st("%s from blob %d %s" % (name, size, data is None), lib.dnnl_primitive_create_from_cache_blob(
+                ctypes.byref(prim), pd, size, data))
+        ctx.st(name + " create", lib.dnnl_primitive_create(ctypes.byref(prim), pd))
+        size = ctypes.c_size_t(77)
+        ctx.st(name + " blob size", lib.dnnl_primitive_get_cache_blob(prim, ctypes.byref(size),
+                                                                      None))
+        ctx.st(name + " blob", lib.dnnl_primitive_get_cache_blob(prim, ctypes.byref(size), blob))
+        ctx.put(name + " size untouched", size.value)
+        lib.dnnl_primitive_destroy(prim)
+        n, ptr = i64(5), p_(7)
+        ctx.st(name + " blob id size", lib.dnnl_primitive_desc_query(
+            pd, K.dnnl_query_cache_blob_id_size_s64, 0, ctypes.byref(n)))
+        ctx.st(name + " blob id", lib.dnnl_primitive_desc_query(pd, K.dnnl_query_cache_blob_id,
+                                                                0, ctypes.byref(ptr)))
+        ctx.put(name + " blob id", (n.value, ptr.value))
+        eng = p_(7)
+        ctx.st(name + " scratchpad engine", lib.dnnl_primitive_desc_query(
+            pd, K.dnnl_query_scratchpad_engine, 0, ctypes.byref(eng)))
+        for q in ("weights_md", "diff_weights_md"):
+            for idx in (0, 1):
+                wmd = lib.dnnl_primitive_desc_query_md(pd, C["dnnl_query_" + q], idx)
+                ctx.put("%s %s %d is a md" % (name, q, idx), bool(wmd))
+                if wmd:
+                    md_info(ctx, wmd, "%s %s %d" % (name, q, idx))
+    mem = ctx.mem(md)
+    mapped = p_()
+    for idx in (0, 1, -1):
+        ctx.st("map v2 %d" % idx, lib.dnnl_memory_map_data_v2(mem, ctypes.byref(mapped), idx))
+    lib.dnnl_memory_map_data_v2(mem, ctypes.byref(mapped), 0)
+    for idx in (0, 1, -1, 2):
+        ctx.st("unmap v2 %d" % idx, lib.dnnl_memory_unmap_data_v2(mem, mapped, idx))
+    ctx.st("unmap v2 NULL", lib.dnnl_memory_unmap_data_v2(mem, None, 0))
+    for enable in (1, -3, 0):       # (left off: real oneDNN would dump its JIT code)
+        ctx.st("jit dump %d" % enable, lib.dnnl_set_jit_dump(enable))
+    for flags in list(range(33)) + [0x80, 0xFFFFFFFF, 0x80000001]:
+        ctx.st("jit profiling flags %#x" % flags, lib.dnnl_set_jit_profiling_flags(flags))
+    lib.dnnl_set_jit_profiling_flags(K.DNNL_JIT_PROFILE_VTUNE)     # oneDNN's default
+    for d in (b"/tmp", b"", None):
+        ctx.st("jitdumpdir %r" % (d,), lib.dnnl_set_jit_profiling_jitdumpdir(d))
+    return ctx.close()
+
+
+PROGRAMS = [prog_cache_blobs_and_service, prog_submemory_on_parent, prog_zero_element, prog_reorder_scales_zero_points, prog_reorder_sum_and_blocked,
             prog_resampling_forward_post_ops, prog_resampling_backward,
             prog_md_queries_blocked, prog_attr_round_trip, prog_user_scratchpad,
             prog_error_paths, prog_memory_handles, prog_debug_strings, prog_examples]
@@ -990,3 +1060,59 @@ def test_same_log_on_both(program, libs, oracle):
             _oracle_mod.record("capi/matching statuses")
             if entry[1] != 0:
                 _oracle_mod.record("capi/matching error statuses")
+
+
+def test_object_api_service_answers_as_onednn(libs, oracle):
+    """The object API's dnnl.hpp members over the same C calls give oneDNN's
+    answers: ``memory::data_type_size``, ``set_jit_*`` (statuses, returned),
+    the cache-blob constructor and ``get_cache_blob`` (statuses, raised),
+    ``scratchpad_engine`` (raised) and ``unmap_data(ptr, index)``."""
+    real, _ = libs
+    real.dnnl_data_type_size.restype = ctypes.c_size_t
+    for dt in dnnl.data_type:
+        assert dnnl.memory.data_type_size(dt) == real.dnnl_data_type_size(int(dt)), dt
+        _oracle_mod.record("capi/object API answers")
+    for flags in list(range(33)) + [0xFFFFFFFF]:
+        assert dnnl.set_jit_profiling_flags(flags) == real.dnnl_set_jit_profiling_flags(flags)
+        _oracle_mod.record("capi/object API answers")
+    real.dnnl_set_jit_profiling_flags(K.DNNL_JIT_PROFILE_VTUNE)     # oneDNN's default
+    dnnl.set_jit_profiling_flags(K.DNNL_JIT_PROFILE_VTUNE)
+    for enable in (1, 0):       # (left off: real oneDNN would dump its JIT code)
+        assert dnnl.set_jit_dump(enable) == real.dnnl_set_jit_dump(enable)
+    assert dnnl.set_jit_profiling_jitdumpdir("/tmp") == real.dnnl_set_jit_profiling_jitdumpdir(
+        b"/tmp")
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    md = dnnl.memory.desc([2, 3], "f32", "ab")
+    pd = dnnl.reorder.primitive_desc(eng, md, eng, md)
+    ctx = Ctx(real)
+    rmd = ctx.md([2, 3], K.dnnl_f32, K.dnnl_ab)
+    rpd, prim = p_(), p_()
+    real.dnnl_reorder_primitive_desc_create(ctypes.byref(rpd), rmd, ctx.eng, rmd, ctx.eng, None)
+    blob = (ctypes.c_uint8 * 2)(1, 2)
+    for ours, size in ((b"\x01\x02", 2), (b"", 0)):
+        with pytest.raises(dnnl.error) as err:
+            dnnl.reorder(pd, ours)
+        assert err.value.status == real.dnnl_primitive_create_from_cache_blob(
+            ctypes.byref(prim), rpd, size, blob)
+    real.dnnl_primitive_create(ctypes.byref(prim), rpd)
+    size = ctypes.c_size_t()
+    with pytest.raises(dnnl.error) as err:
+        dnnl.reorder(pd).get_cache_blob()
+    assert err.value.status == real.dnnl_primitive_get_cache_blob(prim, ctypes.byref(size), None)
+    eng_out = p_()
+    with pytest.raises(dnnl.error) as err:
+        pd.scratchpad_engine()
+    assert err.value.status == real.dnnl_primitive_desc_query(
+        rpd, K.dnnl_query_scratchpad_engine, 0, ctypes.byref(eng_out))
+    assert pd.get_cache_blob_id() == b""
+    mem, rmem = dnnl.memory(md, eng), ctx.mem(rmd)
+    for idx in (0, 1, -1):
+        try:
+            mem.unmap_data(mem.map_data(), idx)
+            st = 0
+        except dnnl.error as exc:
+            st = exc.status
+        assert st == real.dnnl_memory_unmap_data_v2(rmem, None, idx), idx
+    real.dnnl_primitive_destroy(prim)
+    real.dnnl_primitive_desc_destroy(rpd)
+    ctx.close()

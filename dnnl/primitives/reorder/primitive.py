@@ -333,7 +333,10 @@ class reorder(primitive):
 
     def _pd_of(self, pd, args, kwargs):
         """``reorder(*primitive_desc_args)`` (the C++ API's ``reorder(src_memory,
-        dst_memory[, attr])`` included) makes its descriptor."""
+        dst_memory[, attr])`` included) makes its descriptor; ``reorder(pd,
+        cache_blob)`` is the cache-blob constructor (``primitive``'s)."""
+        if isinstance(pd, reorder.primitive_desc) and (args or kwargs):
+            return super()._pd_of(pd, args, kwargs)
         if args or kwargs or not isinstance(pd, reorder.primitive_desc):
             pd = reorder.primitive_desc(pd, *args, **kwargs)
         return pd

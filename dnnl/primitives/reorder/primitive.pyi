@@ -7,7 +7,7 @@ from dnnl._core.enums import data_type, primitive_kind
 from dnnl.attr import primitive_attr
 from dnnl._model.engine import engine, stream
 from dnnl._model.memory import memory
-from dnnl.primitive import primitive
+from dnnl.primitive import _CacheBlob, primitive
 from dnnl.primitive import primitive_desc as _primitive_desc
 
 dt: TypeAlias = data_type
@@ -37,7 +37,7 @@ class reorder(primitive):
         def get_dst_engine(self) -> engine: ...
 
     @overload
-    def __init__(self, pd: reorder.primitive_desc) -> None: ...
+    def __init__(self, pd: reorder.primitive_desc, cache_blob: _CacheBlob = ...) -> None: ...
     @overload
     def __init__(self, src: memory, dst: memory, attr: primitive_attr | None = ...,
                  *, allow_empty: bool = ...) -> None: ...

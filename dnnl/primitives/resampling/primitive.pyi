@@ -8,7 +8,7 @@ from dnnl._core.enums import algorithm, data_type, prop_kind
 from dnnl.attr import primitive_attr
 from dnnl._model.engine import engine, stream
 from dnnl._model.memory import memory
-from dnnl.primitive import primitive, primitive_desc
+from dnnl.primitive import _CacheBlob, primitive, primitive_desc
 
 __all__ = ["resampling_forward", "resampling_backward"]
 
@@ -46,7 +46,8 @@ class resampling_forward(primitive):
                      dst_desc: desc | None, attr: primitive_attr | None = ...,
                      *, allow_empty: bool = ...) -> None: ...
 
-    def __init__(self, pd: resampling_forward.primitive_desc) -> None: ...
+    def __init__(self, pd: resampling_forward.primitive_desc,
+                 cache_blob: _CacheBlob = ...) -> None: ...
 
 class resampling_backward(primitive):
     class primitive_desc(_resampling_pd):
@@ -65,4 +66,5 @@ class resampling_backward(primitive):
                      hint_fwd_pd: resampling_forward.primitive_desc | None,
                      attr: primitive_attr | None = ..., *, allow_empty: bool = ...) -> None: ...
 
-    def __init__(self, pd: resampling_backward.primitive_desc) -> None: ...
+    def __init__(self, pd: resampling_backward.primitive_desc,
+                 cache_blob: _CacheBlob = ...) -> None: ...

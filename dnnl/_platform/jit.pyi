@@ -1,0 +1,9 @@
+import os
+
+from dnnl._core.enums import status
+
+PROFILING_MASK: int
+
+def set_jit_dump(enable: int) -> status: ...
+def set_jit_profiling_flags(flags: int) -> status: ...
+def set_jit_profiling_jitdumpdir(dir: str | bytes | os.PathLike[str] | os.PathLike[bytes] | None) -> status: ...
