@@ -239,7 +239,8 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     ------
     dnnl.invalid_arguments
         (also ``ValueError``) a non-integral ``dtype``; scales or zero
-        points of the wrong count or type, zero points not int32 integers;
+        points of the wrong count or type, a scale that is 0, NaN,
+        infinite or no f32 number, zero points not int32 integers;
         ``axis`` out of range or given without scales and zero points; an
         input that is not an array.
     dnnl.unimplemented
@@ -313,9 +314,10 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     dnnl.invalid_arguments
         (also ``ValueError``) floating-point input (it takes integer codes:
         ``q.astype(np.int32)``, or :func:`quantize` the values); an integral
-        ``dtype``; scales or zero points of the wrong count or type; ``axis``
-        out of range or given without scales and zero points; an input that
-        is not an array.
+        ``dtype``; scales or zero points of the wrong count or type; a
+        scale that is 0, NaN, infinite or no f32 number; ``axis`` out of
+        range or given without scales and zero points; an input that is not
+        an array.
     dnnl.unimplemented
         (also ``NotImplementedError``) an input type no reorder takes
         (int64: pass ``q.astype(np.int32)``).
