@@ -18,8 +18,8 @@ from dnnl._core.enums import (C as _C, accumulation_mode, algorithm, data_type, 
                          scratchpad_mode, status)
 from dnnl._core.enums import cpu_isa, cpu_isa_hints
 from dnnl.primitive.cache import get_primitive_cache_capacity, set_primitive_cache_capacity
-from dnnl._core.error import (error, invalid_arguments, invalid_type, out_of_memory,
-                         runtime_error, unimplemented)
+from dnnl._core.error import (dlpack_error, error, invalid_arguments, invalid_type,
+                              out_of_memory, runtime_error, unimplemented)
 from dnnl.attr import (get_default_fpmath_mode, post_ops, primitive_attr,
                        set_default_fpmath_mode)
 from dnnl._model.engine import engine, stream

@@ -24,6 +24,7 @@ from dnnl._core.enums import scratchpad_mode as scratchpad_mode
 from dnnl._core.enums import status as status
 from dnnl.primitive.cache import get_primitive_cache_capacity as get_primitive_cache_capacity
 from dnnl.primitive.cache import set_primitive_cache_capacity as set_primitive_cache_capacity
+from dnnl._core.error import dlpack_error as dlpack_error
 from dnnl._core.error import error as error
 from dnnl._core.error import invalid_arguments as invalid_arguments
 from dnnl._core.error import invalid_type as invalid_type

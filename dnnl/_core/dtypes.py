@@ -1,7 +1,8 @@
 """Data types: normalising what users pass, element sizes, numpy dtypes.
 
 Anywhere a data type is taken, users may pass the enum, the C int, a numpy
-dtype or a string (``"f32"``, ``"float32"``, ``"bf16"``, ``"s8"``, ``"int8"``).
+dtype, a PyTorch dtype (``torch.bfloat16``) or a string (``"f32"``,
+``"float32"``, ``"bf16"``, ``"s8"``, ``"int8"``).
 
 What the package knows of each type is one :class:`DataType` record in
 ``RECORDS``; every type set and table here and in the modules that import
@@ -11,6 +12,7 @@ kernels' C tables (the Tempita templates) against them.
 >>> BY_CODE[data_type.s4].bits, BY_CODE[data_type.s4].size, data_type.s4 in SUB_BYTE
 (4, 1, True)
 """
+import sys
 import typing
 
 import numpy as np
@@ -41,6 +43,7 @@ class DataType(typing.NamedTuple):
     #                     (numpy_dtype picks among numpy, ml_dtypes and raw)
     in_md: bool         # accepted by a memory descriptor (memory_desc_sanity_check)
     aliases: tuple      # names besides ``code.name`` that as_data_type accepts
+    dlpack: object      # DLPack's DLDataTypeCode (dlpack.h), or None where it has none
 
     @property
     def name(self):
@@ -59,24 +62,29 @@ class DataType(typing.NamedTuple):
 
 # Facts per type, keyed by the header's name (the enum values come from the header).
 # name:      bits kind   signed numpy       ml_dtypes         raw       in_md aliases
+#            DLPack type code (dlpack.h: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4,
+#            kDLBool 6, kDLFloat8_e4m3fn 10, kDLFloat8_e5m2 12, kDLFloat8_e8m0fnu 14,
+#            kDLFloat4_e2m1fn 17; f4_e3m0 has none)
 _FACTS = {
-    "f16":     (16, "float", True, np.float16, None, None, True, ("float16", "half")),
-    "bf16":    (16, "float", True, None, "bfloat16", np.uint16, True, ("bfloat16",)),
-    "f32":     (32, "float", True, np.float32, None, None, True, ("float32", "float")),
-    "s32":     (32, "int", True, np.int32, None, None, True, ("int32",)),
-    "s8":      (8, "int", True, np.int8, None, None, True, ("int8",)),
-    "u8":      (8, "int", False, np.uint8, None, None, True, ("uint8",)),
-    "f64":     (64, "float", True, np.float64, None, None, True, ("float64", "double")),
-    "boolean": (8, "bool", False, np.bool_, None, None, False, ("bool",)),
-    "f8_e5m2": (8, "float", True, None, "float8_e5m2", np.uint8, True, ("float8_e5m2",)),
+    "f16":     (16, "float", True, np.float16, None, None, True, ("float16", "half"), 2),
+    "bf16":    (16, "float", True, None, "bfloat16", np.uint16, True, ("bfloat16",), 4),
+    "f32":     (32, "float", True, np.float32, None, None, True, ("float32", "float"), 2),
+    "s32":     (32, "int", True, np.int32, None, None, True, ("int32",), 0),
+    "s8":      (8, "int", True, np.int8, None, None, True, ("int8",), 0),
+    "u8":      (8, "int", False, np.uint8, None, None, True, ("uint8",), 1),
+    "f64":     (64, "float", True, np.float64, None, None, True, ("float64", "double"), 2),
+    "boolean": (8, "bool", False, np.bool_, None, None, False, ("bool",), 6),
+    "f8_e5m2": (8, "float", True, None, "float8_e5m2", np.uint8, True, ("float8_e5m2",), 12),
     "f8_e4m3": (8, "float", True, None, "float8_e4m3fn", np.uint8, True,
-                ("float8_e4m3fn", "float8_e4m3")),
-    "s4":      (4, "int", True, None, None, np.int8, True, ("int4",)),
-    "u4":      (4, "int", False, None, None, np.uint8, True, ("uint4",)),
-    "e8m0":    (8, "float", False, None, "float8_e8m0fnu", np.uint8, True, ("float8_e8m0fnu",)),
-    "f4_e2m1": (4, "float", True, None, "float4_e2m1fn", np.uint8, True, ("float4_e2m1fn",)),
-    "f4_e3m0": (4, "float", True, None, None, np.uint8, False, ()),
-    "s64":     (64, "int", True, np.int64, None, None, True, ("int64",)),
+                ("float8_e4m3fn", "float8_e4m3"), 10),
+    "s4":      (4, "int", True, None, None, np.int8, True, ("int4",), 0),
+    "u4":      (4, "int", False, None, None, np.uint8, True, ("uint4",), 1),
+    "e8m0":    (8, "float", False, None, "float8_e8m0fnu", np.uint8, True,
+                ("float8_e8m0fnu",), 14),
+    "f4_e2m1": (4, "float", True, None, "float4_e2m1fn", np.uint8, True,
+                ("float4_e2m1fn",), 17),
+    "f4_e3m0": (4, "float", True, None, None, np.uint8, False, (), None),
+    "s64":     (64, "int", True, np.int64, None, None, True, ("int64",), 0),
 }
 # Enumerators that name no type: "no type yet" and the enum's upper bound.
 NOT_TYPES = frozenset({dt.undef, dt.max})
@@ -143,6 +151,9 @@ def as_data_type(value):
             return data_type(int(value))
         except ValueError:
             raise invalid("unknown data type value %d" % value) from None
+    code = _torch_data_type(value)
+    if code is not None:
+        return code
     try:
         if isinstance(value, (bool, np.bool_, float)):
             raise TypeError(value)
@@ -157,6 +168,24 @@ def as_data_type(value):
     if npdt.name in _ALIASES:
         return data_type[_ALIASES[npdt.name]]
     raise invalid("numpy dtype %s has no oneDNN data type" % npdt)
+
+
+def _torch_data_type(value):
+    """The data type of a PyTorch dtype (``torch.uint8``, ``torch.bfloat16``,
+    ``torch.float8_e4m3fn``...), None for anything else; one oneDNN lacks
+    is refused. torch is never imported here: only asked if loaded."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.dtype):
+        return None
+    name = str(value).replace("torch.", "")     # the canonical name: torch.half is float16
+    if name in _ALIASES:
+        return data_type[_ALIASES[name]]
+    known = [a for r in RECORDS if r.in_md for a in r.aliases
+             if isinstance(getattr(torch, a, None), torch.dtype)]
+    raise invalid("torch.%s has no oneDNN data type (those that have one: %s): convert "
+                  "the tensor first, e.g. x.to(torch.float32)%s"
+                  % (name, ", ".join(sorted(set(known))),
+                     ", or x.int_repr() for its integer codes" if name.startswith("q") else ""))
 
 
 def numpy_dtype(code, raw=False):

@@ -13,6 +13,7 @@ class DataType(NamedTuple):
     raw: Any
     in_md: bool
     aliases: tuple[str, ...]
+    dlpack: Optional[int]
     @property
     def name(self) -> str: ...
     @property

@@ -7,8 +7,9 @@ Python built-in, so ``except ValueError`` catches invalid arguments and
 :class:`invalid_type` (status ``invalid_arguments``, also a ``TypeError``).
 The subclasses are exported as ``dnnl.invalid_arguments``,
 ``dnnl.invalid_type``, ``dnnl.unimplemented``, ``dnnl.out_of_memory`` and
-``dnnl.runtime_error``. The flat C API turns any exception back into a status
-with :func:`status_of`.
+``dnnl.runtime_error``; ``dnnl.dlpack_error`` (an ``invalid_arguments``, also
+a ``BufferError``) is what a memory's ``__dlpack__`` raises. The flat C API
+turns any exception back into a status with :func:`status_of`.
 """
 from dnnl._core.enums import status
 
@@ -57,6 +58,9 @@ out_of_memory = _subclass("out_of_memory", status.out_of_memory, MemoryError)
 runtime_error = _subclass("runtime_error", status.runtime_error, RuntimeError)
 #: A wrong argument type: status ``invalid_arguments``, also a ``TypeError``.
 invalid_type = type("invalid_type", (error, TypeError), {"__module__": "dnnl"})
+#: Not exportable through DLPack (a blocked layout, a 4-bit type): an
+#: ``invalid_arguments`` that is also the ``BufferError`` the DLPack protocol asks.
+dlpack_error = type("dlpack_error", (invalid_arguments, BufferError), {"__module__": "dnnl"})
 
 
 def invalid(message):

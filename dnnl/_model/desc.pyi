@@ -1,4 +1,4 @@
-from typing import Any, Sequence, Union
+from typing import Any, Protocol, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -8,8 +8,15 @@ from dnnl._model.sparse import sparse_desc
 from dnnl._core.enums import data_type as _dt
 from dnnl._core.enums import format_kind as _fk
 
+class _TorchDType(Protocol):
+    """A PyTorch dtype (``torch.bfloat16``), without importing torch."""
+    @property
+    def is_floating_point(self) -> bool: ...
+    @property
+    def is_signed(self) -> bool: ...
+
 # What the API accepts where oneDNN takes a data type or a format tag.
-_DataTypeLike = Union[data_type, int, str, np.dtype[Any], type[np.generic]]
+_DataTypeLike = Union[data_type, int, str, np.dtype[Any], type[np.generic], _TorchDType]
 _TagLike = Union[format_tag, int, str]
 
 MAX_NDIMS: int

@@ -21,7 +21,7 @@ import numpy as np
 
 from dnnl._model.desc import overlaps
 from dnnl._core.error import invalid
-from dnnl._model.interop import as_numpy, plain_tag
+from dnnl._model.interop import as_numpy, plain_tag, takes_as_numpy
 
 _INT32 = np.iinfo(np.int32)
 
@@ -67,7 +67,9 @@ def array_of(x):
     producer or buffer without a copy. Lists, tuples and Python numbers are
     taken as ``np.asarray`` takes them, except that integers (numpy's
     int64, which no oneDNN primitive takes) become int32 when every value
-    fits it.
+    fits it; so are other objects numpy takes (``__array__``,
+    ``__array_interface__``, ``__array_struct__``: a PIL image, an h5py
+    dataset), as they are.
     """
     a = tensor_numpy(x)
     if a is not None:
@@ -84,6 +86,12 @@ def array_of(x):
                 a.size == 0 or _INT32.min <= a.min() and a.max() <= _INT32.max):
             a = a.astype(np.int32)
         return a
+    if not hasattr(x, "__dlpack__") and takes_as_numpy(x):
+        try:
+            return np.asarray(x)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise invalid("cannot make an array of this %s: %s"
+                          % (type(x).__name__, exc)) from None
     return as_numpy(x)
 
 

@@ -6,6 +6,7 @@ describing them by a plain tag, and exporting a memory's buffer
 above :mod:`dnnl.engine`, so :mod:`dnnl.memory` and :mod:`dnnl.arrays` both
 build on it without an import circle.
 """
+import ctypes
 import sys
 
 import numpy as np
@@ -13,16 +14,11 @@ import numpy as np
 from dnnl._core import dtypes as _dtypes
 from dnnl._model.desc import desc
 from dnnl._core.enums import engine_kind, format_kind, format_tag, status
-from dnnl._core.error import invalid, invalid_arguments
+from dnnl._core.error import dlpack_error, invalid, invalid_arguments
 from dnnl._model.engine import engine
 
 _ENGINE = engine(engine_kind.cpu, 0)
 _KDLCPU = 1
-
-
-class _dlpack_error(invalid_arguments, BufferError):
-    """Not exportable through DLPack (``invalid_arguments``; a BufferError
-    too, as the DLPack protocol asks)."""
 
 
 def default_engine():
@@ -55,16 +51,19 @@ def default_engine():
 
 # ------------------------------------------------------------------ import
 def _via_int_view(x):
-    """torch bf16 / f8 tensors (numpy's DLPack import refuses those types):
-    import the same bytes as integers and view them as ml_dtypes."""
+    """torch bf16 / f8 / e8m0 tensors (numpy's DLPack import refuses those
+    types): import the same bytes as integers and view them as ml_dtypes."""
     torch = sys.modules.get("torch")
     if torch is None or _dtypes._ml is None or not isinstance(x, torch.Tensor):
         return None
-    pair = {"bfloat16": ("int16", "bfloat16"), "float8_e4m3fn": ("uint8", "float8_e4m3fn"),
-            "float8_e5m2": ("uint8", "float8_e5m2")}.get(str(x.dtype).replace("torch.", ""))
-    if pair is None:
+    try:
+        record = _dtypes.BY_CODE[_dtypes.as_data_type(x.dtype)]
+    except invalid_arguments:
         return None
-    return np.from_dlpack(x.view(getattr(torch, pair[0]))).view(getattr(_dtypes._ml, pair[1]))
+    if record.numpy is not None or record.ml_dtypes is None or record.sub_byte:
+        return None
+    ints = x.view(torch.int16 if record.bits == 16 else torch.uint8)
+    return np.from_dlpack(ints).view(_dtypes.numpy_dtype(record.code))
 
 
 def _lazy_torch_view(x):
@@ -106,11 +105,23 @@ def as_numpy(x):
     try:
         return np.asarray(memoryview(x))
     except (TypeError, ValueError, NotImplementedError):
+        hint = ""
+        if isinstance(x, (list, tuple, int, float)):
+            hint = ": a memory shares an array's buffer, pass np.asarray(x) for one"
+        elif takes_as_numpy(x):
+            hint = (": a memory shares an array's buffer, and numpy may copy this one to "
+                    "make an array; pass np.asarray(x) (the array functions, dnnl.convert..., "
+                    "take it as it is)")
         raise invalid("expected a numpy array, a buffer or a __dlpack__ producer, "
-                      "not %s%s" % (type(x).__name__, ": a memory shares an array's buffer, "
-                                    "pass np.asarray(x) for one"
-                                    if isinstance(x, (list, tuple, int, float)) else "")
-                      ) from None
+                      "not %s%s" % (type(x).__name__, hint)) from None
+
+
+def takes_as_numpy(x):
+    """Whether numpy makes an array of ``x`` through its array protocols
+    (``__array__``, ``__array_interface__``, ``__array_struct__``: a PIL
+    image, an h5py dataset, a pandas frame)."""
+    return (hasattr(x, "__array__") or hasattr(x, "__array_interface__")
+            or hasattr(x, "__array_struct__"))
 
 
 def _element_strides(a):
@@ -262,18 +273,72 @@ def to_array(mem, dtype=None, copy=None):
     return out
 
 
+class _DLTensor(ctypes.Structure):
+    """DLPack's ``DLTensor`` (dlpack.h), its ``DLDataType`` inlined."""
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16),
+                ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensorVersioned(ctypes.Structure):
+    """DLPack 1.x's ``DLManagedTensorVersioned`` (capsule "dltensor_versioned");
+    the unversioned ``DLManagedTensor`` (capsule "dltensor") starts with its
+    ``DLTensor``."""
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
+                ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
+                ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype, _capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def _retyped(capsule, code, bits):
+    """``capsule`` (numpy's export of the raw integer codes) with DLPack's
+    type ``code``: the same buffer, now bf16 / f8 / e8m0 for its consumer."""
+    name = _capsule_name(capsule)
+    address = _capsule_pointer(capsule, name)
+    tensor = (_DLTensor.from_address(address) if name == b"dltensor"
+              else _DLManagedTensorVersioned.from_address(address).dl_tensor)
+    if tensor.bits != bits or tensor.lanes != 1:    # numpy's struct, not ours: never rewrite
+        raise dlpack_error(status.runtime_error, "unexpected DLPack export (%d bits)"
+                           % tensor.bits)
+    tensor.code = code
+    return capsule
+
+
 def dlpack(mem, stream=None, max_version=None, dl_device=None, copy=None):
-    """``mem.__dlpack__``: a capsule of the logical view of a plain layout."""
+    """``mem.__dlpack__``: a capsule of the logical view of a plain layout.
+
+    numpy exports the types it has; bf16, f8_e5m2, f8_e4m3 and e8m0 (ml_dtypes
+    arrays, which numpy's export refuses) go as their integer codes, retyped
+    to DLPack's kDLBfloat, kDLFloat8_e5m2, kDLFloat8_e4m3fn and
+    kDLFloat8_e8m0fnu: the same buffer, no copy, every bit kept."""
+    md = mem.md
+    if md.data_type in _dtypes.SUB_BYTE:
+        raise dlpack_error(status.invalid_arguments, "%s packs two elements per byte, which "
+                           "DLPack cannot share here: dnnl.convert(mem, tag, 's8') or 'f32' "
+                           "first" % md.data_type.name)
     view = logical_view(mem)
     if view is None:
-        raise _dlpack_error(status.invalid_arguments, "only plain layouts can be shared "
-                            "through DLPack: dnnl.convert(mem, plain tag) first")
+        raise dlpack_error(status.invalid_arguments, "only plain layouts can be shared "
+                           "through DLPack: dnnl.convert(mem, plain tag) first")
     kwargs = {k: v for k, v in (("stream", stream), ("max_version", max_version),
                                 ("dl_device", dl_device), ("copy", copy)) if v is not None}
+    record = _dtypes.BY_CODE[md.data_type]
+    retype = record.numpy is None and record.dlpack is not None     # a type numpy lacks
+    if retype:
+        view = view.view(_dtypes.numpy_dtype(md.data_type, raw=True))
     try:
-        return view.__dlpack__(**kwargs)
+        capsule = view.__dlpack__(**kwargs)
     except BufferError as exc:
-        raise _dlpack_error(status.invalid_arguments, str(exc)) from None
+        raise dlpack_error(status.invalid_arguments, str(exc)) from None
+    return _retyped(capsule, record.dlpack, record.bits) if retype else capsule
 
 
 def dlpack_device(mem):

@@ -24,6 +24,8 @@ any array a user holds is read, in :mod:`dnnl._model.inputs`; the calls made onc
 per definition, in :mod:`dnnl.arrays.prepared`; scales and zero points, in
 :mod:`dnnl.arrays.quant_args`.
 """
+import math
+
 import numpy as np
 
 from dnnl.arrays import dask as _dask
@@ -245,7 +247,8 @@ def quantize(x, scale, zero_point=None, *, axis=None, dtype="s8"):
     ------
     dnnl.invalid_arguments
         (also ``ValueError``) a non-integral ``dtype``; scales or zero
-        points of the wrong count or type, zero points not int32 integers;
+        points of the wrong count or type, a scale that is 0, NaN,
+        infinite or no f32 number, zero points not int32 integers;
         ``axis`` out of range or given without scales and zero points; an
         input that is not an array.
     dnnl.unimplemented
@@ -319,9 +322,10 @@ def dequantize(q, scale, zero_point=None, *, axis=None, dtype="f32"):
     dnnl.invalid_arguments
         (also ``ValueError``) floating-point input (it takes integer codes:
         ``q.astype(np.int32)``, or :func:`quantize` the values); an integral
-        ``dtype``; scales or zero points of the wrong count or type; ``axis``
-        out of range or given without scales and zero points; an input that
-        is not an array.
+        ``dtype``; scales or zero points of the wrong count or type; a
+        scale that is 0, NaN, infinite or no f32 number; ``axis`` out of
+        range or given without scales and zero points; an input that is not
+        an array.
     dnnl.unimplemented
         (also ``NotImplementedError``) an input type no reorder takes
         (int64: pass ``q.astype(np.int32)``).
@@ -560,6 +564,21 @@ def _factors(factors, k, hint=lambda count: ""):
     return [float(f) for f in factors]
 
 
+def _factor_sizes(spatial, factors):
+    """The output sizes of ``factors``: PyTorch's ``floor(in * f)`` in double
+    (``F.interpolate``'s rule), with each factor as given. The primitive's
+    own rule stays oneDNN's, ``trunc(in * f32(f))`` (10 x 0.7 gives 6 there,
+    ``0.7f`` being 0.699999988; 7 here)."""
+    out = []
+    for n, f in zip(spatial, factors):
+        v = float(n) * f
+        if not math.isfinite(v) or v < 0:
+            raise invalid("factor %r gives a %s output size: factors are finite and "
+                          "non-negative" % (f, v))
+        out.append(math.floor(v))
+    return out
+
+
 def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=None,
              out=None):
     """Resize the spatial dims of an image or a batch (oneDNN's forward resampling).
@@ -578,9 +597,11 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=
         dim, ``(height, width)`` in 2-D: cv2.resize's ``dsize`` is
         ``(width, height)``). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
-        Instead of ``size``: ``out = trunc(in * f32(factor))``, as oneDNN;
-        the coordinates are then mapped by the sizes (``in / out``), not by
-        the factor. PyTorch's ``F.interpolate(x, scale_factor=f)`` maps by
+        Instead of ``size``: ``out = floor(in * factor)`` in double, as
+        PyTorch's ``F.interpolate`` (not oneDNN's primitive, which rounds
+        the factor to f32 first: 10 x 0.7 gives 7 here, 6 there); the
+        coordinates are then mapped by the sizes (``in / out``), not by the
+        factor. PyTorch's ``F.interpolate(x, scale_factor=f)`` maps by
         ``1 / f`` unless ``recompute_scale_factor=True``: the two agree when
         ``in * f`` is whole (``f = 2``); otherwise ours is
         ``F.interpolate(x, scale_factor=f, recompute_scale_factor=True)``.
@@ -667,8 +688,7 @@ def _forward(size, factors, mode, layout, dtype):
             if size is not None:
                 spatial = _sizes(size, k, hint)
             else:
-                from dnnl.primitives.resampling.primitive import _dst_from_factors
-                spatial = list(_dst_from_factors(src.md, _factors(factors, k, hint)).dims[2:])
+                spatial = _factor_sizes(src.md.dims[2:], _factors(factors, k, hint))
             _check_empty(src.md.dims[2:], spatial, False)
             result, dst = _output(a, lay, spatial, dtype, o, "resample")
             from dnnl.primitives.resampling.primitive import resampling_forward

@@ -33,8 +33,8 @@ from dnnl._model.interop import _ENGINE
 from dnnl._core.keys import remember
 from dnnl._model.offsets import data_address as _address
 from dnnl._model.memory import memory, memory_allocated, memory_over, span_bytes
-from dnnl.arrays.quant_args import (ARG_FROM, ARG_TO, F32_MAX, INTEGRAL, quant_attr, quant_memory,
-                              values_of)
+from dnnl.arrays.quant_args import (ARG_FROM, ARG_TO, F32_MAX, F32_TINY, INTEGRAL, quant_attr,
+                                    quant_memory, values_of)
 from dnnl.primitives.reorder.primitive import reorder
 from dnnl._core.settings import settings
 
@@ -213,10 +213,12 @@ class PreparedReorder:
         if self.quant is None:
             plan.run(src, address)
         elif self.per_tensor and (
-                scales is None or type(scales) is float and -F32_MAX <= scales <= F32_MAX
+                scales is None or type(scales) is float and (
+                    F32_TINY <= scales <= F32_MAX or -F32_MAX <= scales <= -F32_TINY)
         ) and (zero_points is None or type(zero_points) is int
                and -2 ** 31 <= zero_points < 2 ** 31):
-            # the usual quantization: two numbers, no arrays made for them
+            # the usual quantization: two numbers, no arrays made for them (any
+            # other scale is checked by values_of: 0, NaN and inf are refused)
             plan.run_values(src, address, self.dst_side, scales, zero_points)
         else:
             addresses = [0, 0, 0, 0]

@@ -4,8 +4,11 @@ A number or an array of numbers, one per tensor or one per index of an
 axis; made into the attribute masks of oneDNN's reorder (on the integral
 side: dst for quantization, src for dequantization) and into the f32 / s32
 memories it executes with. Values are checked here, so no numpy or Python
-exception escapes a call: a scale past f32 or a zero point past int32 is
-``dnnl.invalid_arguments``.
+exception escapes a call: a scale that is not a finite, non-zero f32 number
+(0, NaN, an infinity, one past f32's range or below its smallest subnormal)
+or a zero point past int32 is ``dnnl.invalid_arguments``. (oneDNN's
+primitives take such scales and saturate or zero every value; the reorder
+primitive here does too.)
 """
 import operator
 
@@ -26,7 +29,9 @@ ARG_FROM, ARG_TO = C["DNNL_ARG_FROM"], C["DNNL_ARG_TO"]
 _ARG_SCALES, _ARG_ZPS = C["DNNL_ARG_ATTR_SCALES"], C["DNNL_ARG_ATTR_ZERO_POINTS"]
 INTEGRAL = _dtypes.INTEGRAL
 F32_MAX = float(np.finfo(np.float32).max)
-_INF = float("inf")
+#: The smallest normal f32: a scale at least this large (in magnitude) and at
+#: most F32_MAX is an f32 number that is neither 0 nor infinite.
+F32_TINY = float(np.finfo(np.float32).tiny)
 
 
 def axis_of(axis, ndims):
@@ -42,10 +47,10 @@ def axis_of(axis, ndims):
 def values_of(values, dims, ax, np_dtype, what):
     t = type(values)
     if ax is None and (t is float or t is int):     # the usual case, quickly
-        if np_dtype == np.float32 and (-F32_MAX <= values <= F32_MAX or t is float and (
-                values != values or abs(values) == _INF)):     # NaN and inf are f32 too
-            return np.array((values,), np.float32)
-        if t is int and -2 ** 31 <= values < 2 ** 31:
+        if np_dtype == np.float32:
+            if F32_TINY <= values <= F32_MAX or -F32_MAX <= values <= -F32_TINY:
+                return np.array((values,), np.float32)
+        elif t is int and -2 ** 31 <= values < 2 ** 31:
             return np.array((values,), np.int32)
     try:
         v = np.asarray(values)
@@ -65,11 +70,16 @@ def values_of(values, dims, ax, np_dtype, what):
         if ((v < -2 ** 31) | (v > 2 ** 31 - 1)).any():
             raise invalid("%s must fit int32" % what)
         return v.astype(np.int64).astype(np.int32)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         f32 = v.astype(np.float32)
-    if (np.isinf(f32) & ~np.isinf(v)).any():
-        raise invalid("%s must be f32 numbers (oneDNN's scales are f32): %s overflows"
-                      % (what, short(v[np.isinf(f32) & ~np.isinf(v)][0])))
+    bad = ~np.isfinite(f32) | (f32 == 0)
+    if bad.any():
+        i = int(np.argmax(bad))
+        value = v[i].item()
+        why = ("" if value == 0 or not np.isfinite(value) else
+               ", which rounds to 0 in f32" if f32[i] == 0 else ", which overflows f32")
+        raise invalid("%s must be finite and non-zero f32 numbers, not %s%s: oneDNN's "
+                      "reorder would saturate or zero every value" % (what, short(value), why))
     return f32
 
 

@@ -13,7 +13,8 @@ docs/internals/semantics.md), step by step in numpy float32, one rounding per op
     t = s * scale_src                  (when src scales are set)
     t = t + beta * f32(dst_old)        (only when beta != 0)
     t = t / scale_dst                  (true division, when dst scales are set)
-    t = t + f32(zp_dst)                (always; zp_dst = 0 when not set)
+    t = t + f32(zp_dst)                (when set; none added otherwise: -0.0 stays
+                                       -0.0, where simple:any adds 0 and gives +0.0)
     dst = encode(t, dst_dt)            saturate, then round half to even
 
 Quantization parameters are ``(mask, values, groups)``: bit ``d`` of ``mask``
@@ -147,8 +148,10 @@ def reference_reorder(src_logical, src_dt, dst_dt, src_scales=None, dst_scales=N
             t = (t + (f32(beta) * old).astype(f32)).astype(f32)
         if dst_scales is not None:
             t = (t / _per_element(dst_scales, dims, f32)).astype(f32)
+        # no dst zero point: -0.0 added, the identity (a NaN quieted as by any
+        # addition), where simple:any adds its zero one (docs/internals/semantics.md)
         zd = (_per_element(dst_zp, dims, np.int64).astype(f32) if dst_zp is not None
-              else np.zeros(dims, f32))
+              else np.full(dims, -0.0, f32))
         t = (t + zd).astype(f32)
     return np.asarray(R.encode(t, dst_dt)).reshape(dims)
 

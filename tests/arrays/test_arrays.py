@@ -617,8 +617,10 @@ def test_numbers_outside_the_plan_types_take_the_array_route():
         dnnl.quantize(x, 0.5, 2 ** 31)
     with pytest.raises(dnnl.error, match="int32"):
         dnnl.dequantize(np.int8([1, 2]), 0.5, -2 ** 31 - 1)
-    nan = dnnl.dequantize(np.int8([1, 2]), float("nan"))
-    assert np.isnan(nan).all()
+    with pytest.raises(dnnl.invalid_arguments, match="finite and non-zero"):
+        dnnl.dequantize(np.int8([1, 2]), float("nan"))      # refused (issue 44, item 7)
+    tiny = dnnl.dequantize(np.int8([1, 2]), 1e-40)          # an f32 subnormal: numbers
+    np.testing.assert_array_equal(tiny, np.float32(1e-40) * np.float32([1, 2]))
     huge = dnnl.quantize(x, 2.0 ** 100, dtype="s32")    # in f32's range: numbers
     np.testing.assert_array_equal(huge, np.int32([[0, 0, 0]]))
 

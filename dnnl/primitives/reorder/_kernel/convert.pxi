@@ -178,7 +178,7 @@ cdef bint _fused_values(const Params* p, const int64_t* base, int64_t j0, const 
     cdef int64_t ia, id_, iz, izs = -1
     a[0] = 1.0
     dv[0] = 1.0
-    z[0] = 0.0
+    z[0] = -0.0     # no dst zero point: adding -0.0 changes nothing but quiets a NaN
     zs[0] = 0
     if (not p.fused or p.beta != 0 or s.table != NULL or d.table != NULL
             or s.step != 1 or d.step != 1 or not _fused_ok(p.src_dt, p.dst_dt)):
@@ -290,7 +290,11 @@ cdef void _convert_buf(const Params* p, const uint8_t* src, const int64_t* base,
         q = _access(p, K_DZP, base[K_DZP], j0)
         for j in range(n):
             buf[j] = buf[j] + <float>p.dzp[_at(q, j)]
-    else:   # oneDNN always adds the (zero) dst zero point: -0 becomes +0
+    else:
+        # No dst zero point, none added: -0.0 stays -0.0, as IEEE and oneDNN's
+        # JIT reorders (simple:any adds a zero one and stores +0.0;
+        # docs/internals/semantics.md). A NaN is quieted as that addition
+        # would (a constant -0.0 added would be folded away by the compiler).
         for j in range(n):
-            buf[j] = buf[j] + <float>0.0
+            buf[j] = buf[j] + <float>0.0 if buf[j] != buf[j] else buf[j]
     _store(p.dst, p.dst_dt, d, n, buf)

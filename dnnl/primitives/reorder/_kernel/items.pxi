@@ -157,7 +157,7 @@ cdef bint _rows_by_element(const Params* p, const int64_t* row, int64_t nrows, i
     for j in range(n):
         a[j] = 1.0
         dv[j] = 1.0
-        z[j] = 0.0
+        z[j] = -0.0     # no dst zero point: -0.0 is the addition's identity
     sst = p.step[K_SRC * MAXD + p.nd - 2] * ssz
     dst_ = p.step[K_DST * MAXD + p.nd - 2] * esz
     r = 0
