@@ -145,6 +145,18 @@ def memory_over(md, aengine, nbytes, cnp.ndarray a):
     return m
 
 
+def memory_with_handles(md, aengine, handles):
+    """``dnnl_memory_create_v2``'s memory: a buffer per handle, as many as
+    given (oneDNN 3.13.2 takes any count above 0, measured); ``memory(md,
+    aengine, [handles])`` takes exactly ``md.get_num_handles()``."""
+    _args.instance(md, desc, "md")
+    if md.format_kind == format_kind.host_scalar:
+        return memory(md, aengine, list(handles))      # (refused: no engine there)
+    cdef memory m = memory.__new__(memory, _BLANK)
+    m._init_buffers(md, aengine, list(handles), True)
+    return m
+
+
 cdef dict _CHECKED = {}    # (md key, dtype key) checked for a memory over such an array -> span
 
 
@@ -379,16 +391,23 @@ cdef class memory:
             raise
 
     # -- sparse and multi-handle memories, host scalars ----------------------
-    cdef _init_buffers(self, md, aengine, handles):
-        """A memory over several handles (``dnnl_memory_create_v2``): one per
-        buffer of a sparse descriptor; a single handle other than
+    cdef _init_buffers(self, md, aengine, handles, bint any_count=False):
+        """A memory over several handles: a list or tuple of exactly one per
+        buffer of ``md`` (``any_count``: as many as given, at least one, as
+        ``dnnl_memory_create_v2``); a single handle other than
         DNNL_MEMORY_ALLOCATE is buffer 0 alone, as ``dnnl_memory_create``."""
         _args.instance(aengine, engine, "aengine")
+        if md.format_kind == format_kind.any:
+            raise invalid("cannot create memory for a descriptor with format any")
         if md.has_runtime_dims_or_strides():
             raise invalid("cannot create memory for a descriptor with runtime dims")
         if type(handles) not in (list, tuple):
             allocate = _address_of(_interop_handle(handles)) == DNNL_MEMORY_ALLOCATE
             handles = [DNNL_MEMORY_ALLOCATE] * md.get_num_handles() if allocate else [handles]
+        elif not any_count and len(handles) != md.get_num_handles():
+            raise invalid("a list of handles has one per buffer of the descriptor: %d for "
+                          "%r, not %d (data for the memory is one handle, a numpy array or "
+                          "a buffer, given alone)" % (md.get_num_handles(), md, len(handles)))
         if not handles:
             raise invalid("a memory needs at least one handle")
         self.md, self.engine = md, aengine
