@@ -749,7 +749,10 @@ _publish_fields()
 def _unpickle_buffers(md, aengine, buffers):
     if aengine is None:         # a host scalar: its value's bytes
         return memory(md, buffers)
-    return memory(md, aengine, [DNNL_MEMORY_NONE if b is None else b for b in buffers])
+    # as many buffers as the memory had (one made by dnnl_memory_create_v2 may
+    # have more or fewer than its descriptor's)
+    return memory_with_handles(md, aengine, [DNNL_MEMORY_NONE if b is None else b
+                                             for b in buffers])
 
 
 def _unpickle(md, aengine, data):
