@@ -92,6 +92,8 @@ cdef class desc:
         # call (a tenth of the cost of making it again). Its argument types
         # are in the key: [2.0] and [2], 1 and True, are different calls.
         cdef desc made
+        if allow_empty is not False and allow_empty is not True:
+            allow_empty = _empty_ok(allow_empty)       # (a type error for junk)
         tt, td = type(tag_or_strides), type(dims)
         key = None
         if (tt is str or tt is _FORMAT_TAG) and (td is list or td is tuple) and _all_ints(dims):
@@ -119,7 +121,9 @@ cdef class desc:
             else:
                 self._set(ZERO)
             return
-        self._set(_create(dims, dt, tag_or_strides))     # raises for a bad call
+        # raises for a bad call; with allow_empty gives the zero descriptor
+        # instead, as dnnl::memory::desc
+        self._set(_made(_empty_ok(allow_empty), _create, dims, dt, tag_or_strides))
         if key is not None and self.ndims:
             _keys.remember(_MADE, key, self, 1024)
 
@@ -274,17 +278,20 @@ cdef class desc:
         return all_offsets(self).reshape(self.dims)
 
     # -- transformations ------------------------------------------------------
+    # (allow_empty: a refusal gives the zero descriptor, as in dnnl.hpp)
     def submemory_desc(self, dims, offsets, allow_empty=False):
         """A view of a sub-tensor at ``offsets`` (``dnnl_memory_desc_create_submemory``)."""
-        return submemory(self, _ints(dims, "dims"), _ints(offsets, "offsets"))
+        return _made(_empty_ok(allow_empty), lambda: submemory(
+            self, _ints(dims, "dims"), _ints(offsets, "offsets")))
 
     def reshape(self, dims, allow_empty=False):
         """The same bytes seen with new dims (``dnnl_memory_desc_reshape``)."""
-        return reshape(self, _ints(dims, "dims"))
+        return _made(_empty_ok(allow_empty), lambda: reshape(self, _ints(dims, "dims")))
 
     def permute_axes(self, permutation, allow_empty=False):
         """Relabel dims: old dim ``d`` becomes dim ``permutation[d]``."""
-        return permute_axes(self, _ints(permutation, "permutation"))
+        return _made(_empty_ok(allow_empty), lambda: permute_axes(
+            self, _ints(permutation, "permutation")))
 
     # -- value semantics ------------------------------------------------------
     def __eq__(self, other):
@@ -316,6 +323,14 @@ cdef class desc:
 
     def __repr__(self):
         return "<dnnl.memory.desc %s>" % describe(self)
+
+
+def _empty_ok(allow_empty):
+    """``allow_empty`` as a bool (C++'s ``bool allow_empty``): an array or a
+    string there is a type error, not Python's truth of it."""
+    if allow_empty is False or allow_empty is True:
+        return allow_empty
+    return _args.flag(allow_empty, "allow_empty")
 
 
 cdef bint _all_ints(dims):

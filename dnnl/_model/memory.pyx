@@ -360,9 +360,10 @@ cdef class memory:
     def get_data_handle(self, index=0):
         """The base address of buffer ``index`` as an int (0 when there is
         none); a sparse memory has one buffer per handle."""
-        if index == 0 and not self._more and self.md.format_kind != format_kind.host_scalar:
+        if type(index) is int and index == 0 and not self._more \
+                and self.md.format_kind != format_kind.host_scalar:
             return self.address
-        return self._buffer(index)[2]
+        return self._buffer(index)[2]       # (checks the index)
 
     def set_data_handle(self, handle, astream=None, index=0):
         """Point buffer ``index`` at another buffer (no copy).
@@ -374,6 +375,7 @@ cdef class memory:
         """
         if isinstance(astream, (int, np.integer)) and not isinstance(astream, bool):
             astream, index = None, astream
+        index = _args.integer(index, "index")
         if index != 0 or self._more or self.md.format_kind == format_kind.host_scalar:
             self._set_buffer(index, handle)
             return
@@ -406,8 +408,9 @@ cdef class memory:
             handles = [DNNL_MEMORY_ALLOCATE] * md.get_num_handles() if allocate else [handles]
         elif not any_count and len(handles) != md.get_num_handles():
             raise invalid("a list of handles has one per buffer of the descriptor: %d for "
-                          "%r, not %d (data for the memory is one handle, a numpy array or "
-                          "a buffer, given alone)" % (md.get_num_handles(), md, len(handles)))
+                          "%r, not %d%s" % (md.get_num_handles(), md, len(handles), "" if
+                                            md.sparse else " (data for the memory is one "
+                                            "handle, a numpy array or a buffer, given alone)"))
         if not handles:
             raise invalid("a memory needs at least one handle")
         self.md, self.engine = md, aengine
@@ -515,7 +518,7 @@ cdef class memory:
         Sub-byte types (two per byte) and types numpy lacks come as their raw
         storage (``uint8``, ``uint16``); pass ``dtype`` to choose the view.
         """
-        raw = self._bytes() if index == 0 else self._buffer(index)[0]
+        raw = self._bytes() if type(index) is int and index == 0 else self._buffer(index)[0]
         if raw is None:
             raise invalid("buffer %d has no view (no buffer, or no size)" % index)
         if dtype is None:

@@ -277,3 +277,14 @@ def test_the_flat_api_takes_any_count_as_onednn():
         assert lib.dnnl_memory_destroy(mem) == 0
     for h, fn in ((md, lib.dnnl_memory_desc_destroy), (eng, lib.dnnl_engine_destroy)):
         assert fn(h) == 0
+
+
+def test_a_buffer_index_is_an_integer():
+    mem = dnnl.memory(desc([2, 3], "f32", "ab"), ENG)
+    for index in (np.array([0]), np.array([1.5, 2.5]), "0", 0.0, None):
+        for call in (lambda: mem.get_data_handle(index), lambda: mem.map_data(index=index),
+                     lambda: mem.set_data_handle(dnnl.DNNL_MEMORY_ALLOCATE, None, index)):
+            with pytest.raises(dnnl.error) as info:
+                call()
+            assert isinstance(info.value, TypeError)
+    assert mem.get_data_handle(np.int64(0)) == mem.get_data_handle()
