@@ -63,7 +63,9 @@ cdef class desc:
     ``desc()`` is the zero descriptor; ``desc(dims, data_type, tag)`` lays out
     ``dims`` by a format tag (member, C value or name such as ``"nChw16c"``);
     ``desc(dims, data_type, strides)`` uses explicit strides (``[]`` or
-    ``None``: dense row-major, as ``strides == NULL`` in C).
+    ``None``: dense row-major, as ``strides == NULL`` in C); ``desc(blob)``
+    makes the descriptor of a :meth:`get_blob` again (checked: a damaged
+    blob is invalid_arguments).
 
     >>> import dnnl
     >>> md = dnnl.memory.desc([2, 17, 3, 4], "f32", "nChw8c")
@@ -74,7 +76,8 @@ cdef class desc:
 
     See Also
     --------
-    dnnl_memory_desc_create_with_tag, dnnl_memory_desc_create_with_strides
+    dnnl_memory_desc_create_with_tag, dnnl_memory_desc_create_with_strides,
+    dnnl_memory_desc_create_with_blob
     """
 
     # (its fields: dnnl/_model/desc.pxd)
@@ -89,6 +92,8 @@ cdef class desc:
         # call (a tenth of the cost of making it again). Its argument types
         # are in the key: [2.0] and [2], 1 and True, are different calls.
         cdef desc made
+        if allow_empty is not False and allow_empty is not True:
+            allow_empty = _empty_ok(allow_empty)       # (a type error for junk)
         tt, td = type(tag_or_strides), type(dims)
         key = None
         if (tt is str or tt is _FORMAT_TAG) and (td is list or td is tuple) and _all_ints(dims):
@@ -104,6 +109,11 @@ cdef class desc:
             if made is not None:
                 self._set(made)
                 return
+        if td is bytes or td is bytearray or td is memoryview:
+            if dt is not None or tag_or_strides is not None or allow_empty:
+                raise wrong_type("memory.desc(blob) takes the blob alone")
+            self._set(from_blob(dims))      # checked (dnnl/_model/_desc/fields.pxi)
+            return
         if dims is None and dt is None and tag_or_strides is None:
             if ZERO is None:       # making ZERO itself
                 self._fill(0, (), data_type.undef, (), (), 0, format_kind.undef,
@@ -111,7 +121,9 @@ cdef class desc:
             else:
                 self._set(ZERO)
             return
-        self._set(_create(dims, dt, tag_or_strides))     # raises for a bad call
+        # raises for a bad call; with allow_empty gives the zero descriptor
+        # instead, as dnnl::memory::desc
+        self._set(_made(_empty_ok(allow_empty), _create, dims, dt, tag_or_strides))
         if key is not None and self.ndims:
             _keys.remember(_MADE, key, self, 1024)
 
@@ -128,19 +140,6 @@ cdef class desc:
                    other.padded_offsets, other.offset0, other.format_kind, other.strides,
                    other.inner_blks, other.inner_idxs, other.sparse)
         self._hash, self._token = other._hash, other._token
-
-    def replaced(self, ndims=None, dims=None, padded_dims=None, padded_offsets=None,
-                 offset0=None, strides=None, inner_idxs=None):
-        """A copy with the given fields changed (the transformations' step)."""
-        cdef desc md = desc.__new__(desc)
-        md._fill(self.ndims if ndims is None else ndims, self.dims if dims is None else dims,
-                 self.data_type,
-                 self.padded_dims if padded_dims is None else padded_dims,
-                 self.padded_offsets if padded_offsets is None else padded_offsets,
-                 self.offset0 if offset0 is None else offset0, self.format_kind,
-                 self.strides if strides is None else strides, self.inner_blks,
-                 self.inner_idxs if inner_idxs is None else inner_idxs, self.sparse)
-        return md
 
     # -- derived properties ---------------------------------------------------
     @property
@@ -218,6 +217,11 @@ cdef class desc:
     def data_type_size(self):
         return _dtypes.size(self.data_type)
 
+    def get_blob(self):
+        """The descriptor as ``bytes`` (``dnnl::memory::desc::get_blob``):
+        ``memory.desc(blob)`` makes an equal one again, in any process."""
+        return to_blob(self)
+
     # -- sparse encodings and host scalars (dnnl/_model/sparse.py) ---------------------
     get_num_handles = _sparse.buffer_queries.get_num_handles
     get_nnz = _sparse.buffer_queries.get_nnz
@@ -274,17 +278,20 @@ cdef class desc:
         return all_offsets(self).reshape(self.dims)
 
     # -- transformations ------------------------------------------------------
+    # (allow_empty: a refusal gives the zero descriptor, as in dnnl.hpp)
     def submemory_desc(self, dims, offsets, allow_empty=False):
         """A view of a sub-tensor at ``offsets`` (``dnnl_memory_desc_create_submemory``)."""
-        return submemory(self, _ints(dims, "dims"), _ints(offsets, "offsets"))
+        return _made(_empty_ok(allow_empty), lambda: submemory(
+            self, _ints(dims, "dims"), _ints(offsets, "offsets")))
 
     def reshape(self, dims, allow_empty=False):
         """The same bytes seen with new dims (``dnnl_memory_desc_reshape``)."""
-        return reshape(self, _ints(dims, "dims"))
+        return _made(_empty_ok(allow_empty), lambda: reshape(self, _ints(dims, "dims")))
 
     def permute_axes(self, permutation, allow_empty=False):
         """Relabel dims: old dim ``d`` becomes dim ``permutation[d]``."""
-        return permute_axes(self, _ints(permutation, "permutation"))
+        return _made(_empty_ok(allow_empty), lambda: permute_axes(
+            self, _ints(permutation, "permutation")))
 
     # -- value semantics ------------------------------------------------------
     def __eq__(self, other):
@@ -318,6 +325,14 @@ cdef class desc:
         return "<dnnl.memory.desc %s>" % describe(self)
 
 
+def _empty_ok(allow_empty):
+    """``allow_empty`` as a bool (C++'s ``bool allow_empty``): an array or a
+    string there is a type error, not Python's truth of it."""
+    if allow_empty is False or allow_empty is True:
+        return allow_empty
+    return _args.flag(allow_empty, "allow_empty")
+
+
 cdef bint _all_ints(dims):
     for d in dims:
         if type(d) is not int:
@@ -325,14 +340,30 @@ cdef bint _all_ints(dims):
     return True
 
 
-def make(ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
-         strides=(), inner_blks=(), inner_idxs=(), sparse=None):
-    """A descriptor with these fields, unchecked: the rules below check
-    before they call it (and unpickling gives back a checked one)."""
+def assemble(ndims, dims, dt, padded_dims, padded_offsets, offset0, kind,
+             strides=(), inner_blks=(), inner_idxs=(), sparse=None):
+    """A descriptor with these fields, unchecked: for the rules of this
+    module and the layers that derive fields by oneDNN's rules (what a user
+    or a file gives goes through :func:`make`)."""
     cdef desc md = desc.__new__(desc)
     md._fill(ndims, tuple(dims), dt, tuple(padded_dims), tuple(padded_offsets), offset0,
              kind, tuple(strides), tuple(inner_blks), tuple(inner_idxs), sparse)
     return md
+
+
+def _replaced(desc md, ndims=None, dims=None, padded_dims=None, padded_offsets=None,
+              offset0=None, strides=None, inner_idxs=None):
+    """A copy of ``md`` with the given fields changed, unchecked (the
+    transformations' step: they derive the fields by oneDNN's rules)."""
+    cdef desc out = desc.__new__(desc)
+    out._fill(md.ndims if ndims is None else ndims, md.dims if dims is None else dims,
+              md.data_type,
+              md.padded_dims if padded_dims is None else padded_dims,
+              md.padded_offsets if padded_offsets is None else padded_offsets,
+              md.offset0 if offset0 is None else offset0, md.format_kind,
+              md.strides if strides is None else strides, md.inner_blks,
+              md.inner_idxs if inner_idxs is None else inner_idxs, md.sparse)
+    return out
 
 
 def _create(dims, dt, tag_or_strides):
@@ -392,7 +423,7 @@ cdef _publish_fields():
 
 
 _publish_fields()
-ZERO = make(0, (), data_type.undef, (), (), 0, format_kind.undef)
+ZERO = assemble(0, (), data_type.undef, (), (), 0, format_kind.undef)
 
 
 # -- validation ----------------------------------------------------------------
@@ -498,7 +529,7 @@ def from_tag(dims, dt, tag):
         return ZERO
     if tag == format_tag.any:
         sanity_check(ndims, dims, dt, format_kind.any)
-        return make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.any)
+        return assemble(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.any)
     sanity_check(ndims, dims, dt, format_kind.blocked)
     tag_ndims, perm, inner_blks, inner_idxs = _tags.layout(tag)
     if tag_ndims != ndims:
@@ -523,7 +554,7 @@ def blocked(dims, dt, perm, inner_blks, inner_idxs):
         elif padded[d] != 0:
             stride *= padded[d] // blocks[d]
     _fill_blocked_guard(dims, dt, perm, padded, blocks, math.prod(inner_blks))
-    md = make(ndims, dims, dt, padded, (0,) * ndims, 0, format_kind.blocked,
+    md = assemble(ndims, dims, dt, padded, (0,) * ndims, 0, format_kind.blocked,
                     strides, inner_blks, inner_idxs)
     strides_check(md)
     return md
@@ -569,7 +600,7 @@ def from_strides(dims, dt, strides):
             strides[d] = _wrap64(strides[d + 1] * dims[d + 1])
     elif len(strides) != ndims:
         raise invalid("%d strides given for %d dims" % (len(strides), ndims))
-    md = make(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.blocked, strides)
+    md = assemble(ndims, dims, dt, dims, (0,) * ndims, 0, format_kind.blocked, strides)
     strides_check(md, size_check=False)
     _strides_size_guard(md)
     return md
@@ -650,17 +681,18 @@ def sparse_md(dims, dt, nnz, encoding, metadata_types):
     types = [_sparse.as_metadata_type(t) for t in metadata_types]
     sp = _sparse.sparse_desc(encoding, _ints([nnz], "nnz")[0],
                              types + [data_type.undef] * (2 - len(types)))
-    return make(len(dims), dims, dt, dims, (0,) * len(dims), 0, format_kind.sparse,
+    return assemble(len(dims), dims, dt, dims, (0,) * len(dims), 0, format_kind.sparse,
                       sparse=sp)
 
 
 def host_scalar_md(dt):
     """``memory_desc_init_host_scalar``: dims ``{1}``, padded dims left 0."""
     sanity_check(1, (1,), dt, format_kind.host_scalar)
-    return make(1, (1,), dt, (0,), (0,), 0, format_kind.host_scalar)
+    return assemble(1, (1,), dt, (0,), (0,), 0, format_kind.host_scalar)
 
 
 include "_desc/transforms.pxi"
+include "_desc/fields.pxi"
 
 
 # -- equality ---------------------------------------------------------------------

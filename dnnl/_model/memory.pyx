@@ -145,6 +145,18 @@ def memory_over(md, aengine, nbytes, cnp.ndarray a):
     return m
 
 
+def memory_with_handles(md, aengine, handles):
+    """``dnnl_memory_create_v2``'s memory: a buffer per handle, as many as
+    given (oneDNN 3.13.2 takes any count above 0, measured); ``memory(md,
+    aengine, [handles])`` takes exactly ``md.get_num_handles()``."""
+    _args.instance(md, desc, "md")
+    if md.format_kind == format_kind.host_scalar:
+        return memory(md, aengine, list(handles))      # (refused: no engine there)
+    cdef memory m = memory.__new__(memory, _BLANK)
+    m._init_buffers(md, aengine, list(handles), True)
+    return m
+
+
 cdef dict _CHECKED = {}    # (md key, dtype key) checked for a memory over such an array -> span
 
 
@@ -349,9 +361,10 @@ cdef class memory:
     def get_data_handle(self, index=0):
         """The base address of buffer ``index`` as an int (0 when there is
         none); a sparse memory has one buffer per handle."""
-        if index == 0 and not self._more and self.md.format_kind != format_kind.host_scalar:
+        if type(index) is int and index == 0 and not self._more \
+                and self.md.format_kind != format_kind.host_scalar:
             return self.address
-        return self._buffer(index)[2]
+        return self._buffer(index)[2]       # (checks the index)
 
     def set_data_handle(self, handle, astream=None, index=0):
         """Point buffer ``index`` at another buffer (no copy).
@@ -363,6 +376,7 @@ cdef class memory:
         """
         if isinstance(astream, (int, np.integer)) and not isinstance(astream, bool):
             astream, index = None, astream
+        index = _args.integer(index, "index")
         if index != 0 or self._more or self.md.format_kind == format_kind.host_scalar:
             self._set_buffer(index, handle)
             return
@@ -380,16 +394,24 @@ cdef class memory:
             raise
 
     # -- sparse and multi-handle memories, host scalars ----------------------
-    cdef _init_buffers(self, md, aengine, handles):
-        """A memory over several handles (``dnnl_memory_create_v2``): one per
-        buffer of a sparse descriptor; a single handle other than
+    cdef _init_buffers(self, md, aengine, handles, bint any_count=False):
+        """A memory over several handles: a list or tuple of exactly one per
+        buffer of ``md`` (``any_count``: as many as given, at least one, as
+        ``dnnl_memory_create_v2``); a single handle other than
         DNNL_MEMORY_ALLOCATE is buffer 0 alone, as ``dnnl_memory_create``."""
         _args.instance(aengine, engine, "aengine")
+        if md.format_kind == format_kind.any:
+            raise invalid("cannot create memory for a descriptor with format any")
         if md.has_runtime_dims_or_strides():
             raise invalid("cannot create memory for a descriptor with runtime dims")
         if type(handles) not in (list, tuple):
             allocate = _address_of(_interop_handle(handles)) == DNNL_MEMORY_ALLOCATE
             handles = [DNNL_MEMORY_ALLOCATE] * md.get_num_handles() if allocate else [handles]
+        elif not any_count and len(handles) != md.get_num_handles():
+            raise invalid("a list of handles has one per buffer of the descriptor: %d for "
+                          "%r, not %d%s" % (md.get_num_handles(), md, len(handles), "" if
+                                            md.sparse else " (data for the memory is one "
+                                            "handle, a numpy array or a buffer, given alone)"))
         if not handles:
             raise invalid("a memory needs at least one handle")
         self.md, self.engine = md, aengine
@@ -497,7 +519,7 @@ cdef class memory:
         Sub-byte types (two per byte) and types numpy lacks come as their raw
         storage (``uint8``, ``uint16``); pass ``dtype`` to choose the view.
         """
-        raw = self._bytes() if index == 0 else self._buffer(index)[0]
+        raw = self._bytes() if type(index) is int and index == 0 else self._buffer(index)[0]
         if raw is None:
             raise invalid("buffer %d has no view (no buffer, or no size)" % index)
         if dtype is None:
@@ -750,7 +772,10 @@ _publish_fields()
 def _unpickle_buffers(md, aengine, buffers):
     if aengine is None:         # a host scalar: its value's bytes
         return memory(md, buffers)
-    return memory(md, aengine, [DNNL_MEMORY_NONE if b is None else b for b in buffers])
+    # as many buffers as the memory had (one made by dnnl_memory_create_v2 may
+    # have more or fewer than its descriptor's)
+    return memory_with_handles(md, aengine, [DNNL_MEMORY_NONE if b is None else b
+                                             for b in buffers])
 
 
 def _unpickle(md, aengine, data):

@@ -14,6 +14,7 @@ from dnnl._core.capi import (address as _addr, api as _api, as_int as _i, lookup
                              read_array as _read, view_out as _view_out)
 from dnnl._core.enums import format_kind as _fk
 from dnnl._core.error import invalid as _invalid
+from dnnl._model.memory import memory_with_handles as _with_handles
 
 
 _P = ctypes.c_void_p
@@ -71,8 +72,8 @@ def dnnl_memory_create(memory, memory_desc, engine, handle):
     # oneDNN 3.13 (measured) refuses a NULL descriptor; pass a zero md instead
     md = _obj(memory_desc, "md", "memory_desc")
     h = handle_arg(handle)     # a sparse descriptor's buffer 0 alone, as oneDNN
-    _new_out(memory, "memory", dnnl.memory(md, eng.obj, [h] if md.sparse else h),
-             {"engine": _b.handle_id(engine)})
+    _new_out(memory, "memory", _with_handles(md, eng.obj, [h]) if md.sparse else
+             dnnl.memory(md, eng.obj, h), {"engine": _b.handle_id(engine)})
 
 
 # ------------------------------------------------------- memory objects
@@ -87,9 +88,11 @@ def dnnl_memory_create_v2(memory, memory_desc, engine, nhandles, handles):
         raise _invalid("nhandles must be positive and handles not NULL (nhandles is %d)"
                        % n)
     md = _obj(memory_desc, "md", "memory_desc")
-    # as oneDNN: every handle given is a buffer (past the descriptor's too)
+    # as oneDNN 3.13.2 (measured): every handle given is a buffer, past the
+    # descriptor's too (dnnl.memory(md, engine, [handles]) takes one per buffer)
     given = [h or 0 for h in _read(handles, _P, n, "handles")]
-    _new_out(memory, "memory", dnnl.memory(md, eng.obj, given), {"engine": _b.handle_id(engine)})
+    _new_out(memory, "memory", _with_handles(md, eng.obj, given),
+             {"engine": _b.handle_id(engine)})
 
 
 @_api(wraps="dnnl.memory(md, value)")

@@ -6,20 +6,17 @@ sizes. Thin wrappers over ``dnnl.memory.desc``, with the statuses oneDNN
 ``dnnl.capi`` exposes each under its C name, in header order."""
 import ctypes
 
-import dnnl
 from dnnl._core import capi as _b
 from dnnl._core.capi import (addr_or_seq as _addr_or_seq, address as _addr, api as _api,
                              as_int as _i, new_out as _new_out, obj as _obj,
                              put_out as _put, read_array as _read, read_dims as _dims)
 from dnnl._core.enums import C as _C
-from dnnl._core.enums import data_type as _dt
-from dnnl._core.enums import format_kind as _fk
 from dnnl._core.enums import query as _q
 from dnnl._core.enums import sparse_encoding as _enc
 from dnnl._core.error import invalid as _invalid
 from dnnl._core.error import unimpl as _unimpl
-from dnnl._model.desc import desc as _desc, make as _make_desc
-from dnnl._model.memory import span_bytes as _span_bytes
+from dnnl._model.desc import BLOB_BYTES as _BLOB_BYTES, desc as _desc
+from dnnl._model.desc import from_blob as _from_blob, to_blob as _to_blob
 from dnnl._model.sparse import check_ndims as _check_ndims
 
 
@@ -30,76 +27,6 @@ _INT = ctypes.c_int
 
 
 _SZ = ctypes.c_size_t
-
-
-# A blob is this library's own fixed-size serialisation of a descriptor
-# (oneDNN's is its internal struct; both are implementation-specific).
-_BLOB_FIELDS = 7 + 6 * _b.MAX_NDIMS
-
-
-_BLOB_MAGIC = 0x444E4E4C50594D44        # "DNNLPYMD"
-
-
-def _to_blob(md):
-    n = md.ndims
-    pad = lambda t: list(t) + [0] * (_b.MAX_NDIMS - len(t))  # noqa: E731
-    reserved, strides = blob_fields(md)    # sparse: encoding, nnz, metadata types
-    vals = ([_BLOB_MAGIC, n, int(md.data_type), int(md.format_kind), md.offset0,
-             len(md.inner_blks), reserved] + pad(md.dims) + pad(md.padded_dims)
-            + pad(md.padded_offsets) + pad(strides) + pad(md.inner_blks)
-            + pad(md.inner_idxs))
-    return bytes((ctypes.c_int64 * _BLOB_FIELDS)(*vals))
-
-
-def _from_blob(raw):
-    """The descriptor of a blob, each field checked: a blob is read from any
-    address, and a descriptor that lies about its layout would let kernels
-    write outside a buffer."""
-    v = list(raw)
-    if v[0] != _BLOB_MAGIC:
-        raise _invalid("not a memory descriptor blob")
-    n, dt, fk, off0, nb = v[1], v[2], v[3], v[4], v[5]
-    if not (0 <= n <= _b.MAX_NDIMS and 0 <= nb <= _b.MAX_NDIMS):
-        raise _invalid("corrupt memory descriptor blob: ndims %d, %d inner blocks" % (n, nb))
-    arr = [v[7 + k * _b.MAX_NDIMS: 7 + (k + 1) * _b.MAX_NDIMS] for k in range(6)]
-    if n == 0:
-        if any(v[1:]):
-            raise _invalid("corrupt memory descriptor blob: fields set for zero dims")
-        return _desc()
-    special = md_from_blob(v, _to_blob)    # sparse and host scalar
-    if special is not None:
-        return special
-    dims, pdims, poffs, strides = arr[0][:n], arr[1][:n], arr[2][:n], arr[3][:n]
-    blks, idxs = arr[4][:nb], arr[5][:nb]
-    if v[6] or any(any(a[n:]) for a in arr[:4]) or any(any(a[nb:]) for a in arr[4:]):
-        raise _invalid("corrupt memory descriptor blob: fields past ndims or the blocks")
-    if dt not in _BLOB_DTS or fk not in (int(_fk.blocked), int(_fk.any)):
-        raise _invalid("corrupt memory descriptor blob: data type %d, format kind %d"
-                       % (dt, fk))
-    if fk == _fk.any and (nb or any(strides) or off0):
-        raise _invalid("corrupt memory descriptor blob: a layout for format any")
-    per_dim = [1] * n
-    for b, i in zip(blks, idxs):
-        if not (2 <= b < 2 ** 31 and 0 <= i < n):
-            raise _invalid("corrupt memory descriptor blob: inner block %d of dim %d" % (b, i))
-        per_dim[i] *= b
-    for k in range(n):
-        if not (0 <= dims[k] <= pdims[k] < 2 ** 62 and 0 <= poffs[k] <= pdims[k] - dims[k]
-                and pdims[k] % per_dim[k] == 0 and 0 <= strides[k] < 2 ** 62):
-            raise _invalid("corrupt memory descriptor blob: dim %d (%d, padded %d, offset "
-                           "%d, stride %d)" % (k, dims[k], pdims[k], poffs[k], strides[k]))
-    if not 0 <= off0 < 2 ** 62:
-        raise _invalid("corrupt memory descriptor blob: offset0 %d" % off0)
-    md = _make_desc(n, dims, _dt(dt), pdims, poffs, off0, _fk(fk),
-                    strides if fk == _fk.blocked else (), blks, idxs)
-    if md.format_kind == _fk.blocked and 0 not in dims and not md.is_zero() \
-            and _span_bytes(md) >= 2 ** 62:
-        raise _invalid("corrupt memory descriptor blob: a layout past 2**62 bytes")
-    return md
-
-
-# data types a blob may carry (every one the header names)
-_BLOB_DTS = frozenset(int(t) for t in _dt)
 
 
 def _ndims(ndims):
@@ -131,45 +58,6 @@ _BLOCKING_QUERIES = frozenset({_q.strides, _q.inner_blks, _q.inner_idxs,
                                _q.inner_nblks_s32})
 
 
-# ------------------------------------- descriptor blobs of these kinds
-# dnnl_memory_desc_get_blob's fields (dnnl.capi) carry a sparse descriptor's
-# encoding in the blob's reserved word and its nnz and metadata types in the
-# strides row, which neither kind has.
-def blob_fields(md):
-    """(reserved word, strides row) of ``md``'s blob."""
-    if md.sparse:
-        return int(md.sparse.encoding), [md.sparse.nnz] + [int(t) for t in
-                                                           md.sparse.metadata_types]
-    return 0, list(md.strides)
-
-
-_MAKERS = {int(_enc.csr): lambda d, dt, nnz, mt: _desc.csr(d, dt, nnz, mt[0], mt[1]),
-           int(_enc.coo): lambda d, dt, nnz, mt: _desc.coo(d, dt, nnz, mt[0]),
-           int(_enc.packed): lambda d, dt, nnz, mt: _desc.packed(d, dt, nnz)}
-
-
-def md_from_blob(words, to_blob):
-    """The sparse or host-scalar descriptor of a blob's int64 ``words`` (None
-    for other kinds), accepted only if ``to_blob`` of it gives those words
-    back: a blob is read from any address."""
-    n, dt, fk, reserved = words[1], words[2], words[3], words[6]
-    if fk not in (int(_fk.sparse), int(_fk.host_scalar)):
-        return None
-    row = 7 + 3 * _b.MAX_NDIMS          # the strides row
-    try:
-        if fk == _fk.host_scalar:
-            md = _desc.host_scalar(dt)
-        else:
-            make = _MAKERS.get(reserved)
-            md = make and make(words[7:7 + n], dt, words[row], words[row + 1:row + 3])
-    except dnnl.error:
-        md = None
-    if md is None or to_blob(md) != bytes((ctypes.c_int64 * len(words))(*words)):
-        raise _invalid("corrupt memory descriptor blob: not one of a %s descriptor"
-                       % _fk(fk).name)
-    return md
-
-
 # ---------------------------------------------------- memory descriptors
 @_api(wraps="(releases the handle)")
 def dnnl_memory_desc_destroy(memory_desc):
@@ -185,7 +73,7 @@ def dnnl_memory_desc_clone(memory_desc, existing_memory_desc):
     _new_out(memory_desc, "md", _obj(existing_memory_desc, "md"))
 
 
-@_api(wraps="(serialisation of the desc's fields)")
+@_api(wraps="md.get_blob()")
 def dnnl_memory_desc_get_blob(blob, size, memory_desc):
     """``dnnl_memory_desc_get_blob(uint8_t *blob, size_t *size,
     const_dnnl_memory_desc_t memory_desc)``"""
@@ -199,12 +87,14 @@ def dnnl_memory_desc_get_blob(blob, size, memory_desc):
     ctypes.memmove(_addr(blob), raw, n)
 
 
-@_api(wraps="(inverse of dnnl_memory_desc_get_blob)")
+@_api(wraps="dnnl.memory.desc(blob)")
 def dnnl_memory_desc_create_with_blob(memory_desc, blob):
     """``dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
     const uint8_t *blob)``"""
     _b.out_address(memory_desc, "memory_desc")
-    raw = (ctypes.c_int64 * _BLOB_FIELDS).from_address(_b.out_address(blob, "blob"))
+    # as oneDNN: the blob's size is the format's (its struct's there); every
+    # field is checked here (oneDNN copies it unchecked)
+    raw = ctypes.string_at(_b.out_address(blob, "blob"), _BLOB_BYTES)
     _new_out(memory_desc, "md", _from_blob(raw))
 
 

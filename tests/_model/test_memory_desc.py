@@ -339,3 +339,19 @@ def test_sub_byte_memory():
     mem.from_numpy(x)
     assert mem.map_data().tolist()[:2] == [0xF8, 0x70]   # low nibble first
     assert (mem.to_numpy() == x).all()
+
+
+def test_allow_empty_gives_the_zero_descriptor_and_is_a_bool():
+    # dnnl::memory::desc(dims, dt, tag, allow_empty): a refusal is the zero md
+    assert desc([2, 3], "f32", "nchw", True).is_zero()
+    assert desc([2, 3], "f32", "ab", True) == desc([2, 3], "f32", "ab")
+    md = desc([2, 3], "f32", "ab")
+    assert md.submemory_desc([3, 3], [0, 0], allow_empty=True).is_zero()
+    assert md.reshape([7], allow_empty=True).is_zero()
+    assert md.permute_axes([0, 0], allow_empty=True).is_zero()
+    for junk in (np.array([1, 0]), "yes", 2.5, []):
+        for call in (lambda: desc([2, 3], "f32", "ab", junk),
+                     lambda: md.reshape([6], junk)):
+            with pytest.raises(dnnl.error) as info:
+                call()
+            assert isinstance(info.value, TypeError)

@@ -239,3 +239,52 @@ def test_junk_to_every_new_callable(call_with_junk):
     raw = call_with_junk([(fn.__name__, fn) for fn in targets], JUNK + objs,
                          random.Random(11), calls=60, most_args=5)
     assert not raw, "\n".join(raw[:10])
+
+
+# ------------------------------------------------------------ handle lists
+def test_a_handle_list_has_one_handle_per_buffer():
+    dense = desc([2, 3], "f32", "ab")
+    csr = desc.csr([4, 6], "f32", 5, "s32", "s32")
+    # the call: a list as long as the descriptor's bytes
+    for md, handles in ((dense, [0] * dense.get_size()), (dense, []), (dense, [0, 0]),
+                        (csr, [0]), (csr, [0] * 4), (desc(), [0, 0])):
+        with pytest.raises(dnnl.error) as info:
+            dnnl.memory(md, ENG, handles)
+        assert info.value.status == dnnl.status.invalid_arguments
+        assert isinstance(info.value, ValueError)
+        assert "one per buffer" in str(info.value)
+    assert dnnl.memory(dense, ENG, [dnnl.DNNL_MEMORY_ALLOCATE]).get_data_handle()
+    assert dnnl.memory(desc(), ENG, (0,)).get_data_handle() == 0
+    with pytest.raises(dnnl.error, match="format any"):
+        dnnl.memory(desc([2, 3], "f32", "any"), ENG, [0])
+
+
+def test_the_flat_api_takes_any_count_as_onednn():
+    # measured on oneDNN 3.13.2 (tests/conformance/test_bad_input_oracle.py):
+    # dnnl_memory_create_v2 keeps every handle given, past the descriptor's
+    P = ctypes.c_void_p
+    eng, md = P(), P()
+    assert lib.dnnl_engine_create(ctypes.byref(eng), lib.dnnl_cpu, 0) == 0
+    assert lib.dnnl_memory_desc_create_with_tag(
+        ctypes.byref(md), 2, (ctypes.c_int64 * 2)(2, 3), lib.dnnl_f32, lib.dnnl_ab) == 0
+    for n in (1, 2, 192):
+        mem, h = P(), P(1)
+        assert lib.dnnl_memory_create_v2(ctypes.byref(mem), md, eng, n, (P * n)()) == 0
+        assert lib.dnnl_memory_get_data_handle_v2(mem, ctypes.byref(h), n - 1) == 0
+        assert h.value is None
+        assert lib.dnnl_memory_get_data_handle_v2(mem, ctypes.byref(h), n) == \
+            lib.dnnl_invalid_arguments
+        assert lib.dnnl_memory_destroy(mem) == 0
+    for h, fn in ((md, lib.dnnl_memory_desc_destroy), (eng, lib.dnnl_engine_destroy)):
+        assert fn(h) == 0
+
+
+def test_a_buffer_index_is_an_integer():
+    mem = dnnl.memory(desc([2, 3], "f32", "ab"), ENG)
+    for index in (np.array([0]), np.array([1.5, 2.5]), "0", 0.0, None):
+        for call in (lambda: mem.get_data_handle(index), lambda: mem.map_data(index=index),
+                     lambda: mem.set_data_handle(dnnl.DNNL_MEMORY_ALLOCATE, None, index)):
+            with pytest.raises(dnnl.error) as info:
+                call()
+            assert isinstance(info.value, TypeError)
+    assert mem.get_data_handle(np.int64(0)) == mem.get_data_handle()

@@ -114,6 +114,20 @@ def program(lib):
                     lib.dnnl_memory_get_data_handle_v2(mem, ctypes.byref(h), i),
                     h.value == ctypes.addressof(bufs[i]))
             lib.dnnl_memory_destroy(mem)
+    # any count of handles above 0 is taken (dnnl.memory(md, engine, [...])
+    # takes one per buffer); format any is refused, as by dnnl_memory_create
+    many = (P * 192)()
+    st, anymd = tag(2, [2, 3], "dnnl_f32", "dnnl_format_tag_any")
+    for what, md_, n in (("dense, 192 NULL handles", a, 192), ("format any, 1", anymd, 1)):
+        mem = P()
+        log["memory_create_v2 %s" % what] = st = lib.dnnl_memory_create_v2(
+            ctypes.byref(mem), md_, eng, n, many)
+        if st == 0:
+            h = P()
+            log["memory_create_v2 %s: handle %d" % (what, n - 1)] = (
+                lib.dnnl_memory_get_data_handle_v2(mem, ctypes.byref(h), n - 1), h.value)
+            lib.dnnl_memory_destroy(mem)
+    lib.dnnl_memory_desc_destroy(anymd)
     for arg in ("DNNL_ARG_WEIGHTS", "DNNL_ARG_SRC", "DNNL_ARG_DST"):
         log["precomputed_reductions %s" % arg] = \
             lib.dnnl_primitive_attr_set_precomputed_reductions(attr, C[arg], 1, 2,

@@ -3,7 +3,8 @@
 # dnnl/_model/desc.pyx, which includes this file: they check with the rules
 # the creation path uses there (sanity_check, from_tag, _wrap64, RUNTIME),
 # and a Python module of their own would import the module that calls them.
-# Each gives a new descriptor by desc.replaced.
+# Each gives a new descriptor by _replaced (unchecked: the fields follow
+# from a checked descriptor by oneDNN's rules).
 
 
 def _c_div(a, b):
@@ -36,7 +37,7 @@ def submemory(parent, dims, offsets):
             raise unimpl("sub-memory does not align with the blocks of dim %d" % d)
         padded[d] = parent.padded_dims[d] - offsets[d] if right_border else dims[d]
         offset0 = _wrap64(offset0 + offsets[d] // blocks[d] * parent.strides[d])
-    return parent.replaced(dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
+    return _replaced(parent, dims=tuple(dims), padded_dims=tuple(padded), offset0=offset0)
 
 
 def _kind_phrase(md):
@@ -67,7 +68,7 @@ def permute_axes(md, perm):
     if md.format_kind == format_kind.blocked:
         fields["strides"] = moved(md.strides)
         fields["inner_idxs"] = tuple(perm[i] for i in md.inner_idxs)
-    return md.replaced(**fields)
+    return _replaced(md, **fields)
 
 
 # -- reshape --------------------------------------------------------------------------
@@ -166,6 +167,6 @@ def reshape(md, new_dims):
                 stride = _wrap64(stride * o_dims[d])
         ie, oe = ib, ob
 
-    return md.replaced(ndims=nd_out, dims=o_dims, padded_dims=tuple(o_pdims),
+    return _replaced(md, ndims=nd_out, dims=o_dims, padded_dims=tuple(o_pdims),
                        padded_offsets=tuple(o_poffs), strides=tuple(o_strides),
                        inner_idxs=tuple(o_idxs))

@@ -29,7 +29,7 @@ import operator
 import numpy as np
 
 from dnnl._core import format as _format
-from dnnl._model.desc import desc, make as make_desc
+from dnnl._model.desc import assemble as make_desc, desc
 from dnnl._core.enums import C, algorithm, data_type, format_kind, primitive_kind, prop_kind, query
 from dnnl._core.args import integer, not_another_enum
 from dnnl._core.error import invalid, unimpl
