@@ -155,6 +155,20 @@ def sample(fns, repeat, block=10):
     return ts
 
 
+def thread_limit(dnnl):
+    """The build's ``set_limit`` (dnnl._platform.threads; dnnl._threads
+    before the layer folders), or None."""
+    import importlib
+    for name in ("dnnl._platform.threads", "dnnl._threads"):
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(mod, "set_limit"):
+            return mod.set_limit
+    return None
+
+
 def one_thread_call(limit, fn):
     """``fn`` on one thread (dnnl._platform.threads.set_limit), under the same load."""
     def call():
@@ -241,12 +255,11 @@ def main():
         try:
             print()
             print("load %s (load average %s)" % (load, loadavg()))
+            limit = thread_limit(dnnl)
             print("%-36s %9s %9s %9s %6s %6s%s %9s %9s %7s %7s" % (
                 "row", "1thr idle", "ours med", "ours p90", "/1thr", "p90/1t",
-                " 1thr here" if hasattr(getattr(dnnl, "_threads", None), "set_limit") else "",
-                "torch med", "torch p90", "/torch", "p90/t"))
+                " 1thr here" if limit else "", "torch med", "torch p90", "/torch", "p90/t"))
             got = {}
-            limit = getattr(getattr(dnnl, "_threads", None), "set_limit", None)
             for op, size in rows(args):
                 name = "%s %s" % (op, size)
                 ours, theirs = calls(dnnl, torch, op, dims_of(size))

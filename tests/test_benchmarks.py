@@ -66,3 +66,73 @@ def test_bench_sweep_quick(tmp_path):
     resample = r"\(no peer installed\)$" if peerless else ratio
     assert re.search(r"^bilinear_nhwc\s+1x16x7x7 .* " + resample, run.stdout, re.M), run.stdout
     assert "CHECK FAILED" not in run.stdout
+
+
+def _machine():
+    spec = importlib.util.spec_from_file_location(
+        "bench_machine", os.path.join(ROOT, "benchmarks", "machine.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _proc(root, loadavg, stat, procs):
+    """A fake /proc: loadavg, stat's cpu line, and {pid: (name, utime, stime,
+    starttime)}."""
+    root.mkdir(exist_ok=True)
+    (root / "loadavg").write_text(loadavg)
+    (root / "stat").write_text("cpu  %s\ncpu0 1 2 3 4\n" % stat)
+    for pid, (name, ut, st, start) in procs.items():
+        d = root / str(pid)
+        d.mkdir(exist_ok=True)
+        # pid (comm) state ppid ... : utime and stime are fields 14 and 15,
+        # starttime 22; a name with spaces and parentheses, as comm may be
+        rest = ["S"] + ["0"] * 10 + [str(ut), str(st)] + ["0"] * 6 + [str(start), "0"]
+        (d / "stat").write_text("%d (%s) %s\n" % (pid, name, " ".join(rest)))
+
+
+def test_machine_says_when_the_benchmark_was_not_alone(tmp_path):
+    """benchmarks/machine.py on a fake /proc: the busiest other processes
+    between two looks, the others' CPUs over a watched run, the verdict."""
+    m = _machine()
+    proc = tmp_path / "proc"
+    _proc(proc, "1.50 0.80 0.30 3/120 999\n", "100 0 50 1000 10 0 0 40 0 0",
+          {10: ("python", 100, 20, 5), 11: ("kworker/0:1-events", 1, 1, 6),
+           12: ("a (b) c", 0, 0, 7), 13: ("me", 500, 0, 8)})
+    assert m.loadavg(str(proc)) == (1.5, 0.8, 0.3, 3)
+    before = m.process_ticks(str(proc))
+    assert before[12] == ("a (b) c", 0, 7)
+    # a second later (100 ticks a second): python used 90 ticks, the kernel
+    # worker renamed itself and used 5, pid 12 is a new process of 10 ticks,
+    # 13 (ourselves) is left out
+    _proc(proc, "1.50 0.80 0.30 3/120 999\n", "100 0 50 1000 10 0 0 40 0 0",
+          {10: ("python", 180, 30, 5), 11: ("kworker/0:1-mm", 4, 3, 6),
+           12: ("new", 10, 0, 9), 13: ("me", 900, 0, 8)})
+    after = m.process_ticks(str(proc))
+    assert m.busiest(before, after, 1.0, exclude={13}, hz=100) == [
+        (0.9, "python", 10), (0.1, "new", 12), (0.05, "kworker/0:1-mm", 11)]
+    seen = {"loadavg": m.loadavg(str(proc)), "busiest": [(0.9, "python", 10)]}
+    assert m.describe(seen) == ("load average 1.50 0.80 0.30, 3 tasks running; "
+                                "busiest others: python (10) 90%")
+    # busy ticks: user + nice + system + irq + softirq + steal (not idle, iowait)
+    assert m.busy_ticks(str(proc)) == 190
+    # a watched run of 2 s: the machine's busy ticks grew by 300 (3 CPU s),
+    # this process and its children used 2.5 CPU s: the others 0.25 CPUs
+    clock = iter([0.0, 2.0]).__next__
+    mine = iter([1.0, 3.5]).__next__
+    w = m.Watch(str(proc), clock=clock, mine=mine, hz=100)
+    (proc / "stat").write_text("cpu  280 0 140 1000 10 0 0 70 0 0\n")
+    during = w.stop()
+    assert abs(during - 0.25) < 1e-9
+    quiet = {"loadavg": (0.0, 0.0, 0.0, 1), "busiest": [(0.02, "sshd", 5)]}
+    assert m.noise(quiet, 0.01, quiet) == []
+    assert m.report(quiet, 0.01, quiet, cpus=2)[-1].startswith("idle: ")
+    why = m.noise(quiet, during, seen, cpus=2)
+    assert why == ["after: python (10) used 90% of a CPU",
+                   "during: other processes used 0.25 CPUs of 2 on average"]
+    assert m.report(quiet, during, seen, cpus=2)[-1].startswith("NOT IDLE (after: python")
+    # no /proc: nothing known, nothing claimed
+    gone = str(tmp_path / "none")
+    assert m.loadavg(gone) is None and m.busy_ticks(gone) is None
+    assert m.process_ticks(gone) == {}
+    assert m.describe({"loadavg": None, "busiest": []}) == "load not known"

@@ -360,7 +360,7 @@ cdef void _box_run(const void* src, void* dst, const Box* b, int64_t nitems, int
                    bint parallel) noexcept nogil:
     cdef BoxJob j
     j.src, j.dst, j.b, j.esize = src, dst, b, esize
-    parallel_for(nitems, max_threads() if parallel else 1, _box_range, &j, NULL)
+    parallel_for(nitems, max_threads() if parallel else 1, _box_range, &j, NULL, 0)
 
 
 cdef int64_t _box_of(int esize, axes, Box* b) except -1:
@@ -502,7 +502,7 @@ def unpack_boxes(size_t src, chunks, size_t dst, bint signed):
     j.bx, j.fst, j.cnt, j.tof, j.dof, j.its = bx, fst, cnt, tof, dof, its
     j.signed = signed
     with nogil:
-        parallel_for(m, nthr, _unpack_range, &j, NULL)
+        parallel_for(m, nthr, _unpack_range, &j, NULL, 0)
 
 
 def pack_nibbles(size_t src, int64_t n, size_t dst, int64_t first):

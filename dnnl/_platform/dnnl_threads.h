@@ -22,7 +22,11 @@
  * changes what is written: every item is written by one thread, with the
  * same arithmetic, so results are bit-identical for any thread count and any
  * schedule. Where the pool does not pay on average for a kind of region
- * (dnnl_py_gain_t), that kind runs on the caller alone. */
+ * (dnnl_py_gain_t), that kind runs on the caller alone. All of that is the
+ * rule for regions that fit in the caches and for a busy machine: a region
+ * beyond the caches on CPUs no other task is running on takes them
+ * (dnnl_threads_choice.h has the rule; each region's choice can be printed,
+ * DNNL_PY_THREADS_VERBOSE). */
 #ifndef DNNL_PY_THREADS_H
 #define DNNL_PY_THREADS_H
 #include <stdint.h>
@@ -30,13 +34,19 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "dnnl_threads_choice.h"
 
 typedef void (*dnnl_py_range_fn)(const void *ctx, int64_t begin, int64_t end, int slot);
 
 /* set by dnnl/_platform/threads.pyx: the CPU budget (0: none known), whether
    OMP_NUM_THREADS is set (it then wins over the budget), a run-time limit
-   (0: none) */
+   (0: none); the CPUs online; the bytes a region reads and writes from which
+   its data does not stay in the caches (dnnl/_platform/caches.py's
+   STREAM_BYTES); whether each region's choice is printed on stderr
+   (DNNL_PY_THREADS_VERBOSE) */
 static int dnnl_py_budget = 0, dnnl_py_omp_env = 0, dnnl_py_limit = 0;
+static int dnnl_py_cpus = 0, dnnl_py_report = 0;
+static int64_t dnnl_py_stream_bytes = 1LL << 24;
 
 #define DNNL_PY_POOL_MAX 256
 
@@ -53,10 +63,12 @@ static inline int dnnl_py_max_threads(void) {
 }
 
 #if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 #define DNNL_PY_POOL 1
 
 /* chunks per thread: small enough that the threads finish together, large
@@ -99,15 +111,22 @@ typedef struct {
        region has stalled since the last that kept up */
     int64_t solo_until, solo_ns;
     int suspect;
-    /* test hooks: a worker sleeps this long before taking a seat / each chunk */
+    /* test hooks: a worker sleeps this long before taking a seat / each chunk;
+       the load a region sees (others < 0: the run queue's) */
     _Atomic int64_t delay_join_ns, delay_chunk_ns;
+    int test_others, test_cpus;
+    /* the last region's choice (dnnl._platform.threads.last_choice), and when
+       the first worker took a seat in it (monotonic ns, with the report on) */
+    dnnl_py_seen_t last_seen;
+    dnnl_py_choice_t last_choice;
+    _Atomic int64_t joined_ns;
     /* counts, for tests and benchmarks */
     _Atomic int64_t regions, solo_regions, stalls, worker_chunks, caller_ns, wait_ns;
 } dnnl_py_pool_t;
 
 static dnnl_py_pool_t dnnl_py_pool = {
     .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
-    .finished = PTHREAD_COND_INITIALIZER, .solo_ns = SOLO_FIRST_NS};
+    .finished = PTHREAD_COND_INITIALIZER, .solo_ns = SOLO_FIRST_NS, .test_others = -1};
 static int dnnl_py_backoff = 1;     /* the solo fallback on (dnnl._platform.threads.set_fallback) */
 
 static inline int64_t dnnl_py_now(void) {
@@ -187,6 +206,7 @@ static void *dnnl_py_worker(void *arg) {
             if (atomic_compare_exchange_weak_explicit(&p->seats, &s, s + 1,
                                                       memory_order_acq_rel,
                                                       memory_order_acquire)) {
+                if (dnnl_py_report && taken == 1) atomic_store(&p->joined_ns, dnnl_py_now());
                 int64_t ran = dnnl_py_run_chunks(p, s >> ID_SHIFT, (int)taken, 1);
                 atomic_fetch_add_explicit(&p->worker_chunks, ran, memory_order_relaxed);
                 break;
@@ -249,9 +269,6 @@ static int dnnl_py_grow(dnnl_py_pool_t *p, int want) {
    (docs/internals/performance.md has the numbers). Only the pool's owner
    touches it. */
 #define GAIN_SLOTS 64
-#define PROBE_EVERY 32
-#define WARM_PAR 3
-#define WARM_SOLO 2
 
 /* The last four times of runs one way, and their median (the mean of the
    middle two; of fewer, the middle one or the faster): one run slowed by
@@ -298,11 +315,71 @@ static dnnl_py_gain_t *dnnl_py_gain_of(dnnl_py_range_fn fn, const void *kind, in
     return g;
 }
 
+/* The tasks running besides the caller and the pool's awake workers, from
+   the run queue's count of running tasks (/proc/loadavg's fourth field,
+   which counts the reading thread: a spinning worker is running, a
+   sleeping one is not); -1 where it cannot be read. Only the pool's owner
+   calls it. */
+static int dnnl_py_others_running(dnnl_py_pool_t *p) {
+    if (p->test_others >= 0) return p->test_others;
+#ifdef __linux__
+    static int fd = -1;
+    if (fd == -1) {
+        fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+        if (fd < 0) fd = -2;
+    }
+    if (fd < 0) return -1;
+    char buf[128];
+    ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
+    if (got <= 0) return -1;
+    buf[got] = 0;
+    const char *c = buf;        /* "0.16 0.39 1.04 1/93 5218" */
+    for (int field = 0; field < 3; ++field) {
+        while (*c && *c != ' ') ++c;
+        while (*c == ' ') ++c;
+    }
+    if (*c < '0' || *c > '9') return -1;
+    long running = strtol(c, NULL, 10);
+    int awake = p->workers - atomic_load_explicit(&p->sleepers, memory_order_relaxed);
+    long others = running - 1 - (awake > 0 ? awake : 0);
+    return others > 0 ? (int)others : 0;
+#else
+    (void)p;
+    return -1;
+#endif
+}
+
+/* The report of a region (DNNL_PY_THREADS_VERBOSE): its choice, then what
+   happened: the time, the chunks the caller ran of all, when a worker took
+   a seat after the region was published, whether it was cold (a worker
+   started or woken) or stalled. */
+static void dnnl_py_print(const dnnl_py_seen_t *s, dnnl_py_choice_t c, int64_t t0, int64_t t_pub,
+                          int64_t t2, int64_t mine, int64_t nch, int cold, int stalled) {
+    char text[400], how[160];
+    dnnl_py_describe(s, c, text, sizeof text);
+    if (nch <= 0) {
+        snprintf(how, sizeof how, "alone %.3f ms", (t2 - t0) / 1e6);
+    } else {
+        int64_t joined = atomic_load(&dnnl_py_pool.joined_ns);
+        char when[48];
+        if (joined) snprintf(when, sizeof when, "a worker seated %.1f us after the start",
+                             (joined - t_pub) / 1e3);
+        else snprintf(when, sizeof when, "no worker seated in time");
+        snprintf(how, sizeof how, "%.3f ms, the caller ran %lld of %lld chunks, %s%s%s",
+                 (t2 - t0) / 1e6, (long long)mine, (long long)nch, when,
+                 cold ? ", cold" : "", stalled ? ", stalled" : "");
+    }
+    fprintf(stderr, "dnnl_py_threads,%s -> %s\n", text, how);
+    fflush(stderr);
+}
+
 /* Run fn over [0, n) in chunks on up to nthr threads (slots 0 .. nthr-1;
    the caller is slot 0). Returns when every item has run. `kind` identifies
-   the work (a plan), for the record of what the pool gains on it. */
+   the work (a plan), for the record of what the pool gains on it; `bytes`:
+   what the region reads and writes (0: not known), for the rule of
+   dnnl_threads_choice.h. */
 static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx,
-                             const void *kind) {
+                             const void *kind, int64_t bytes) {
     dnnl_py_pool_t *p = &dnnl_py_pool;
     if (n <= 0) return;
     if (nthr > DNNL_PY_POOL_MAX) nthr = DNNL_PY_POOL_MAX;
@@ -315,32 +392,36 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     atomic_fetch_add_explicit(&p->regions, 1, memory_order_relaxed);
     dnnl_py_gain_t *g = dnnl_py_gain_of(fn, kind, n, nthr);
     int64_t t0 = dnnl_py_now();
-    int solo = 0;
-    if (dnnl_py_backoff) {
-        uint32_t run = g->runs++;
-        if (t0 < p->solo_until)
-            solo = 1;
-        else if (g->follow || g->par.count < WARM_PAR)
-            solo = 0;
-        else if (g->solo.count < WARM_SOLO)
-            solo = 1;
-        else {
-            solo = !(g->par.median * 10 < g->solo.median * 9);
-            if (run % PROBE_EVERY == PROBE_EVERY - 1) solo = !solo;
-        }
-    }
-    if (solo) {
+    dnnl_py_seen_t s = {
+        .nthr = nthr, .n = n, .bytes = bytes, .stream_bytes = dnnl_py_stream_bytes,
+        .others = -1, .cpus = p->test_others >= 0 ? p->test_cpus : dnnl_py_cpus,
+        .backoff = dnnl_py_backoff, .solo_left_ns = t0 < p->solo_until ? p->solo_until - t0 : 0,
+        .follow = g->follow, .par_count = g->par.count, .solo_count = g->solo.count,
+        .run = g->runs, .par_median = g->par.median, .solo_median = g->solo.median};
+    if (bytes > 0 && bytes >= dnnl_py_stream_bytes)     /* (only then does it matter) */
+        s.others = dnnl_py_others_running(p);
+    dnnl_py_choice_t c = dnnl_py_choose(&s);
+    /* the record's runs are those it decided */
+    int recorded = c.why != DNNL_PY_WHY_FREE;
+    if (recorded && dnnl_py_backoff) g->runs++;
+    p->last_seen = s;
+    p->last_choice = c;
+    nthr = c.nthr;
+    if (nthr <= 1) {
         atomic_fetch_add_explicit(&p->solo_regions, 1, memory_order_relaxed);
         fn(ctx, 0, n, 0);
-        dnnl_py_note(&g->solo, dnnl_py_now() - t0);
+        int64_t t2 = dnnl_py_now();
+        dnnl_py_note(&g->solo, t2 - t0);
         atomic_store_explicit(&p->busy, 0, memory_order_release);
+        if (dnnl_py_report) dnnl_py_print(&s, c, t0, t0, t2, 0, 0, 0, 0);
         return;
     }
     int started = p->workers;
     int workers = dnnl_py_grow(p, nthr - 1);
     /* this region's workers are new, or asleep: the run is not counted */
     int cold = workers > started || atomic_load_explicit(&p->sleepers, memory_order_relaxed);
-    if (workers < 1) {
+    if (workers < 1) {                  /* no thread could be started */
+        p->last_choice.nthr = 1;
         atomic_store(&p->busy, 0);
         fn(ctx, 0, n, 0);
         return;
@@ -357,11 +438,13 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     p->n = n;
     p->chunk = chunk;
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->joined_ns, 0, memory_order_relaxed);
     /* the chunks first: a worker that gets a seat of this region finds them */
     atomic_store_explicit(&p->claim, (id << ID_SHIFT) | ((uint64_t)nch << 20),
                           memory_order_release);
     atomic_store_explicit(&p->seats, (id << ID_SHIFT) | ((uint64_t)nthr << 24) | 1,
                           memory_order_release);
+    int64_t t_pub = dnnl_py_report ? dnnl_py_now() : t0;
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add_explicit(&p->wakes, 1, memory_order_release);
     pthread_cond_broadcast(&p->wake);
@@ -394,8 +477,10 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     int no_show = mine == nch && t1 - t0 > NO_SHOW_NS;
     atomic_fetch_add_explicit(&p->caller_ns, t1 - t0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->wait_ns, t2 - t1, memory_order_relaxed);
-    if (!cold || g->follow) dnnl_py_note(&g->par, t2 - t0);
-    g->follow = cold && !g->follow;
+    if (recorded) {         /* (the machine's rule's runs are not the record's) */
+        if (!cold || g->follow) dnnl_py_note(&g->par, t2 - t0);
+        g->follow = cold && !g->follow;
+    }
     if (stalled || no_show) {
         atomic_fetch_add_explicit(&p->stalls, 1, memory_order_relaxed);
         if (p->solo_ns == SOLO_FIRST_NS && !p->suspect) {
@@ -412,14 +497,16 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
         p->suspect = 0;
     }
     atomic_store_explicit(&p->busy, 0, memory_order_release);
+    if (dnnl_py_report) dnnl_py_print(&s, c, t0, t_pub, t2, mine, nch, cold, stalled || no_show);
 }
 
 #else   /* no POSIX threads: every region on the caller */
 #define DNNL_PY_POOL 0
 static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const void *ctx,
-                             const void *kind) {
+                             const void *kind, int64_t bytes) {
     (void)nthr;
     (void)kind;
+    (void)bytes;
     if (n > 0) fn(ctx, 0, n, 0);
 }
 #endif

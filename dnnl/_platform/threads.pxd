@@ -9,6 +9,7 @@ ctypedef void (*range_fn)(const void* ctx, int64_t begin, int64_t end,
 
 cpdef int max_threads() noexcept nogil
 # `kind`: what identifies the work (a plan's address; NULL: the function and
-# the item count alone), for the pool's record of what parallelism gains
+# the item count alone), for the pool's record of what parallelism gains;
+# `nbytes`: what the items read and write (0: not known), for its rule
 cdef void parallel_for(int64_t n, int nthr, range_fn fn, const void* ctx,
-                       const void* kind) noexcept nogil
+                       const void* kind, int64_t nbytes) noexcept nogil

@@ -248,17 +248,17 @@ cdef void _items_range(const void* ctx, int64_t begin, int64_t end, int slot) no
 
 
 cdef bint _run_items(const void* plan, item_fn fn, int64_t nitems, size_t nscr,
-                     bint par) noexcept nogil:
+                     bint par, int64_t traffic) noexcept nogil:
     """Run every item, in parallel when ``par``, each thread with its own
     scratch rows, all allocated before any item runs: True (nothing written)
-    when they cannot be."""
+    when they cannot be. ``traffic``: the bytes the items read and write."""
     cdef int nthr = max_threads() if par and nitems > 1 else 1
     cdef ItemsJob j
     j.block = <char*>malloc(<size_t>nthr * nscr)
     if j.block == NULL:
         return True
     j.plan, j.fn, j.nscr = plan, fn, nscr
-    parallel_for(nitems, nthr, _items_range, &j, plan)
+    parallel_for(nitems, nthr, _items_range, &j, plan, traffic)
     free(j.block)
     return False
 
@@ -269,6 +269,7 @@ cdef class _Tables:
     cdef list keep
     cdef int64_t nitems
     cdef bint parallel
+    cdef int64_t traffic      # bytes a run reads and writes (the pool's rule)
     cdef cnp.ndarray pad
     cdef int esize
     cdef int scan             # 1D/2D linear: how to look for inf/NaN (SCAN_*)
@@ -288,6 +289,7 @@ cdef class _Tables:
         in_unit[0] = self.u8(runs[2])
         out_unit[0] = self.u8(runs[3])
         self.parallel = d.parallel
+        self.traffic = d.traffic
         self.pad = _arr64(d.pad)
         self.esize = d.esize
         self.nitems = d.nitems
@@ -302,7 +304,7 @@ cdef class _Tables:
         cdef bint par = self.parallel, failed
         cdef int esize = self.esize
         with nogil:
-            failed = _run_items(plan, fn, nitems, nscr, par)
+            failed = _run_items(plan, fn, nitems, nscr, par, self.traffic)
             if npad and not failed:
                 zero_offsets(dst, pad, npad, esize)
         if failed:

@@ -127,9 +127,11 @@ class PlanSpec:
     written (forward dst, backward diff_src), ``src`` the one read.
     Decided by ``_fwd_paths`` / ``_bwd_paths``: ``nitems`` (work items) and
     ``scan`` ``(mode, lo, hi)``: how a 1D/2D linear plan looks for inf/NaN
-    ("none", "input" or "output") and in which element range."""
+    ("none", "input" or "output") and in which element range. ``traffic``:
+    the bytes a run reads and writes (the thread pool's rule)."""
     __slots__ = ("k", "linear", "inner", "N", "C", "IW", "OW", "sdt", "dN", "dC", "dS",
-                 "dW_unit", "runs", "L", "parallel", "pad", "esize", "nitems", "scan")
+                 "dW_unit", "runs", "L", "parallel", "traffic", "pad", "esize", "nitems",
+                 "scan")
 
     def __init__(self, **fields):
         for name, value in fields.items():
@@ -255,9 +257,16 @@ def fwd_plan(alg, src_md, dst_md, entries, *, parallel_min):
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_sw=lazy, post_ops=[post_op(e, outs) for e in entries],
         parallel=int(np.prod(outs)) >= parallel_min,
+        traffic=_traffic((src_md, ins), (dst_md, outs)),
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
     _fwd_paths(spec)
     return _load_kernel("dnnl.primitives.resampling.kernel").FwdPlan(spec)   # the first load picks the ISA level
+
+
+def _traffic(*tensors):
+    """Bytes a run reads and writes: each ``(md, extents)`` tensor's elements
+    at its data type's size."""
+    return int(sum(int(np.prod(ext)) * _dtypes.size(md.data_type) for md, ext in tensors))
 
 
 def bwd_plan(alg, diff_src_md, diff_dst_md, *, parallel_min):
@@ -309,6 +318,7 @@ def bwd_plan(alg, diff_src_md, diff_dst_md, *, parallel_min):
         L=(LAZY_CHUNK if lazy else max([1, ins[4], outs[4]] + [int(x) for x in runs[1]])),
         lazy_gw=lazy,
         parallel=int(np.prod(ins)) + int(np.prod(outs)) >= parallel_min,
+        traffic=_traffic((diff_dst_md, outs), (diff_src_md, ins)),
         pad=_offsets.padding_offsets(diff_src_md),
         esize=_dtypes.size(diff_src_md.data_type))
     _bwd_paths(spec)
