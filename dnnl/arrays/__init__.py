@@ -401,8 +401,10 @@ _MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling
 # ours is its "nearest-exact".
 _PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
                   "trilinear": ("linear", 5)}
-_FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
-_LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
+# One rule (docs/arrays.md, "Resample a batch"): a layout name says where
+# the channels are, whatever the rank, in any letter case.
+_FIRST = frozenset({"nchw", "ncw", "ncdhw", "channels_first"})
+_LAST = frozenset({"nhwc", "nwc", "ndhwc", "channels_last"})
 
 
 def _resampling_setup(a, mode, layout):
@@ -416,14 +418,12 @@ def _resampling_setup(a, mode, layout):
     alg = _mode(mode, a.ndim)
     name = layout.lower() if isinstance(layout, str) else None
     if name in _FIRST:
-        last, rank = False, _FIRST[name]
+        last = False
     elif name in _LAST:
-        last, rank = True, _LAST[name]
+        last = True
     else:
-        raise invalid("layout must name where the channels are: 'nchw' (first) or "
-                      "'nhwc' (last), not %r" % (layout,))
-    if rank is not None and rank != a.ndim:
-        raise invalid("layout %r is for %d dims, the array has %d" % (layout, rank, a.ndim))
+        raise invalid("layout must name where the channels are: 'nchw' (second dim) or "
+                      "'nhwc' (last dim), not %r" % (layout,))
     return alg, last
 
 
@@ -571,9 +571,11 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
         dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
     layout : str
-        Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
-        ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
-        ``"nchw"`` and ``"nhwc"`` serve any rank.
+        Where the channels are, for any rank (3 to 5 dims) and in any
+        letter case: ``"nchw"`` (second dim; also ``"ncw"``, ``"ncdhw"``,
+        ``"channels_first"``) or ``"nhwc"`` (last dim; also ``"nwc"``,
+        ``"ndhwc"``, ``"channels_last"``). The name does not check the
+        rank: ``"nwc"`` on a 5-D array is ``"nhwc"``.
 
     Returns
     -------
