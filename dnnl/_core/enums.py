@@ -55,9 +55,24 @@ def _py_name(c_name, prefixes):
     return c_name
 
 
+class _named(enum.IntEnum):
+    """The base of every enum here: an IntEnum (oneDNN's values, int
+    arithmetic and comparisons) that prints its name, as its repr shows it
+    (Python 3.11+'s IntEnum prints the bare number)."""
+
+    def __str__(self):
+        """``data_type.f32``."""
+        return "%s.%s" % (type(self).__name__, self._name_)
+
+    def __format__(self, spec):
+        """``f"{dt}"`` is the name; a format spec formats the value
+        (``f"{dt:d}"`` is ``3``, ``f"{dt:#x}"`` is ``0x3``)."""
+        return str(self) if not spec else int.__format__(int(self), spec)
+
+
 def _regular(py_type, members):
     """The IntEnum of the functional API (what ``_fast`` must equal)."""
-    return enum.IntEnum(py_type, members, module=__name__)
+    return _named(py_type, members, module=__name__)
 
 
 def _fast(py_type, members):
@@ -69,7 +84,7 @@ def _fast(py_type, members):
     ``enum._test_simple_enum``)."""
     body = {"__module__": __name__, "__qualname__": py_type}
     body.update(members)
-    cls = enum._simple_enum(enum.IntEnum)(type(py_type, (), body))
+    cls = enum._simple_enum(_named)(type(py_type, (), body))
     # Before 3.13 _simple_enum reaches every member through a property; the
     # functional API binds them as plain class attributes (faster to look
     # up) unless the name shadows an attribute of a base class.

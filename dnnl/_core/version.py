@@ -11,8 +11,10 @@ version_t = collections.namedtuple(
     "version_t", "major minor patch hash cpu_runtime gpu_runtime")
 
 # oneDNN 3.13.2's API; the hash names this library's build; the CPU kernels
-# run on this library's thread pool, reported as oneDNN reports OpenMP
-VERSION = version_t(3, 13, 2, "dnnl-python-" + __version__, C["DNNL_RUNTIME_OMP"],
+# run on this library's own thread pool (dnnl/_platform/threads.pyx), not on
+# OpenMP: DNNL_RUNTIME_THREADPOOL, the runtime of a oneDNN built to run its
+# parallel regions on a pool it is given (docs/internals/semantics.md)
+VERSION = version_t(3, 13, 2, "dnnl-python-" + __version__, C["DNNL_RUNTIME_THREADPOOL"],
                     C["DNNL_RUNTIME_NONE"])
 
 
@@ -24,7 +26,7 @@ def version():
     >>> v = dnnl.version()
     >>> (v.major, v.minor, v.patch), v.hash.startswith("dnnl-python-")
     ((3, 13, 2), True)
-    >>> v.cpu_runtime == dnnl.DNNL_RUNTIME_OMP, v.gpu_runtime == dnnl.DNNL_RUNTIME_NONE
+    >>> v.cpu_runtime == dnnl.DNNL_RUNTIME_THREADPOOL, v.gpu_runtime == dnnl.DNNL_RUNTIME_NONE
     (True, True)
     """
     return VERSION

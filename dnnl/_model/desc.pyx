@@ -159,6 +159,29 @@ cdef class desc:
         """Logical element count (0 for the zero descriptor)."""
         return math.prod(self.dims) if self.ndims else 0
 
+    # -- numpy's names (docs/memory_formats.md) -------------------------------
+    @property
+    def shape(self):
+        """The logical dims, as numpy's ``shape`` (``()`` for the zero
+        descriptor; runtime dims are ``DNNL_RUNTIME_DIM_VAL``)."""
+        return tuple(self.dims)
+
+    @property
+    def ndim(self):
+        """numpy's name for ``ndims``."""
+        return self.ndims
+
+    @property
+    def dtype(self):
+        """The numpy dtype of one logical element: the dtype of
+        ``memory.to_numpy()`` and ``np.asarray(mem)`` (bf16 and the f8 / e8m0
+        / f4 types: ml_dtypes' types when it is installed, else their raw
+        unsigned storage; s4 / u4: int8 / uint8). ``None`` for
+        ``data_type.undef``. oneDNN's data type is ``data_type``."""
+        if self.data_type == data_type.undef:
+            return None
+        return _dtypes.numpy_dtype(self.data_type)
+
     def has_runtime_dims_or_strides(self):
         return RUNTIME in self.dims or RUNTIME in self.strides
 

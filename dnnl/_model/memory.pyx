@@ -700,6 +700,23 @@ cdef class memory:
                       _interop.byte_span(a, span_bytes(md) if a.size else 0))
 
     @property
+    def shape(self):
+        """The descriptor's logical dims (``get_desc().shape``), as numpy's
+        ``shape``: the shape of ``np.asarray(mem)``."""
+        return self.get_desc().shape
+
+    @property
+    def ndim(self):
+        """``get_desc().ndims``, numpy's name."""
+        return self.get_desc().ndims
+
+    @property
+    def dtype(self):
+        """The numpy dtype of ``np.asarray(mem)``'s elements
+        (``get_desc().dtype``; oneDNN's type: ``get_desc().get_data_type()``)."""
+        return self.get_desc().dtype
+
+    @property
     def array(self):
         """The physical buffer as a numpy array shaped by the blocking (no copy).
 

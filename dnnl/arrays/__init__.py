@@ -614,9 +614,11 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=
         ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
         dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
     layout : str
-        Where the channels are. A batch: ``"nchw"`` (second dim; also
-        ``"ncw"``, ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``,
-        ``"ndhwc"``), which serve any rank. One image: ``"hwc"``, ``"hw"``
+        Where the channels are. A batch, for any rank (3 to 5 dims) and in
+        any letter case: ``"nchw"`` (second dim; also ``"ncw"``,
+        ``"ncdhw"``, ``"channels_first"``) or ``"nhwc"`` (last dim; also
+        ``"nwc"``, ``"ndhwc"``, ``"channels_last"``); the name does not
+        check the rank: ``"nwc"`` on a 5-D array is ``"nhwc"``. One image: ``"hwc"``, ``"hw"``
         (grayscale), ``"chw"``, read as a batch of one (a view: no copy).
         A 3-D array is N x C x W under the default: two sizes for it are
         refused, naming ``layout="hwc"``.

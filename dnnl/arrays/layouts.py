@@ -2,8 +2,9 @@
 as the batch of one the kernels take.
 
 :func:`dnnl.resample` and :func:`dnnl.resample_backward` take batches, the
-channels first (``"nchw"``; ``"ncw"``, ``"ncdhw"`` for one rank) or last
-(``"nhwc"``; ``"nwc"``, ``"ndhwc"``), and single images as users hold them:
+channels first (``"nchw"``, ``"ncw"``, ``"ncdhw"``, ``"channels_first"``,
+all the same at any rank) or last (``"nhwc"``, ``"nwc"``, ``"ndhwc"``,
+``"channels_last"``), and single images as users hold them:
 ``"hwc"`` (H x W x C), ``"hw"`` (a grayscale H x W) and ``"chw"``. An image
 is a view of a batch of one (``img[None]``, ``img[None, None]``): nothing is
 copied in, and the result is the image of a batch view over a new array (or
@@ -19,14 +20,16 @@ class Layout(typing.NamedTuple):
 
     name: str
     last: bool      # the channels are the last dim (of the batch view)
-    rank: object    # the array's rank it is for; None: 3, 4 or 5 (a batch)
+    rank: object    # an image's rank; None: a batch, 3, 4 or 5 dims
     added: int      # the leading dims of 1 that make the array a batch view
 
 
 # name: (channels last, rank, dims added)
-_BATCHES = {"nchw": (False, None, 0), "ncw": (False, 3, 0), "ncdhw": (False, 5, 0),
+# One rule (docs/arrays.md, "Resample a batch"): a batch's name says where
+# the channels are, whatever the rank ("nwc" on a 5-D array is "nhwc").
+_BATCHES = {"nchw": (False, None, 0), "ncw": (False, None, 0), "ncdhw": (False, None, 0),
             "channels_first": (False, None, 0),
-            "nhwc": (True, None, 0), "nwc": (True, 3, 0), "ndhwc": (True, 5, 0),
+            "nhwc": (True, None, 0), "nwc": (True, None, 0), "ndhwc": (True, None, 0),
             "channels_last": (True, None, 0)}
 _IMAGES = {"hwc": (True, 3, 1), "chw": (False, 3, 1), "hw": (False, 2, 2)}
 # what an image layout is, and what to pass for an array of another rank
@@ -55,8 +58,6 @@ def parse(layout, ndim):
         raise invalid("resampling a batch takes 3, 4 or 5 dims (N, C and 1-3 spatial), not "
                       "%d%s" % (ndim, "; one H x W grayscale image? pass layout='hw'"
                                 if ndim == 2 else ""))
-    elif lay.rank is not None and lay.rank != ndim:
-        raise invalid("layout %r is for %d dims, the array has %d" % (layout, lay.rank, ndim))
     return lay
 
 

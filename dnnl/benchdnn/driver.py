@@ -212,6 +212,20 @@ def enum_tag_ok(tag):
         return tag in ("any", "undef")
 
 
+def tag_advice(tag, normalized):
+    """How to fix a tag that is not a ``dnnl_format_tag_t`` name:
+    ``--allow-enum-tags-only=0`` where it is a well-formed abc-style tag that
+    only the enum check refuses, else the enumerated names closest to it
+    (``nChw16`` -> ``nChw16c``), as the Python API suggests."""
+    from dnnl._core.args import closest
+    from dnnl._model import tags as _tags
+    try:
+        _tags.parse_name(normalized)
+    except (ValueError, dnnl.error):
+        return closest(tag, dnnl.memory.format_tag.__members__)
+    return " (a well-formed abc-style tag: use --allow-enum-tags-only=0)"
+
+
 def md_from_tag(dims, dt, tag):
     """A memory descriptor from any abc-style tag, enumerated or not (as
     ``dnnl_memory_desc_create_with_string_tag`` does)."""

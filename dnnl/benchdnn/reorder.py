@@ -5,7 +5,8 @@ import dnnl
 from dnnl._core import dtypes as _dtypes
 from dnnl.benchdnn import attrs as A
 from dnnl.benchdnn import common as K
-from dnnl.benchdnn.driver import Case, Driver, enum_tag_ok, md_from_tag, register, to_codes
+from dnnl.benchdnn.driver import (Case, Driver, enum_tag_ok, md_from_tag, register, tag_advice,
+                                  to_codes)
 from dnnl.benchdnn.parser import (ParseError, normalize_tag, parse_post_ops, parse_quant,
                                   policy_mask)
 from dnnl.testing import reorder as TR
@@ -115,8 +116,8 @@ class ReorderDriver(Driver):
                 raise ParseError("invalid tag %r" % prb[tagkey], 2)
             if self.bench.g.allow_enum_tags_only and not enum_tag_ok(normalize_tag(
                     prb[tagkey])):
-                raise ParseError("tag %r is not a dnnl_format_tag_t value "
-                                 "(use --allow-enum-tags-only=0)" % prb[tagkey], 2)
+                raise ParseError("tag %r is not a dnnl_format_tag_t value%s" % (
+                    prb[tagkey], tag_advice(prb[tagkey], normalize_tag(prb[tagkey]))), 2)
 
     def repro(self, prb):
         s = "--sdt=%s --ddt=%s --stag=%s --dtag=%s " % (prb["sdt"], prb["ddt"],

@@ -441,22 +441,27 @@ def mismatches(got, exp, md):
 
 ALL_DTS = ("f32", "s32", "s8", "u8", "bf16", "f16", "f8_e5m2", "f8_e4m3", "e8m0",
            "s4", "u4", "f4_e2m1", "f64", "s64")
-#: the pairs this library implements (oneDNN's src/cpu/reorder/cpu_reorder*.cpp)
+#: the pairs this library implements (oneDNN's src/cpu/reorder/cpu_reorder*.cpp),
+#: except the direct-copy-only pairs with s32 (identical layouts only)
 SUPPORTED = {
     "f32": ("f32", "s32", "s8", "u8", "bf16", "f16", "f8_e5m2", "f8_e4m3", "e8m0",
             "s4", "u4", "f4_e2m1"),
     "s32": ("f32", "s32", "s8", "u8"),
     "s8": ("f32", "s32", "s8", "u8", "bf16", "f16"),
-    "u8": ("f32", "s32", "s8", "u8", "bf16"),
-    "bf16": ("f32", "s8", "u8", "bf16", "f8_e5m2", "f8_e4m3"),
-    "f16": ("f32", "s8", "u8", "f16", "f8_e5m2", "f8_e4m3"),
-    "f8_e5m2": ("f32", "bf16", "f16", "f8_e5m2"),
-    "f8_e4m3": ("f32", "bf16", "f16", "f8_e4m3"),
+    "u8": ("f32", "s32", "s8", "u8", "bf16", "f16"),
+    "bf16": ("f32", "s8", "u8", "bf16", "f16", "f8_e5m2", "f8_e4m3"),
+    "f16": ("f32", "s8", "u8", "bf16", "f16", "f8_e5m2", "f8_e4m3"),
+    "f8_e5m2": ("f32", "bf16", "f16", "f8_e5m2", "f8_e4m3"),
+    "f8_e4m3": ("f32", "bf16", "f16", "f8_e5m2", "f8_e4m3"),
     "e8m0": ("f32",),
     "s4": ("f32", "bf16", "f16"),
     "u4": ("f32", "bf16", "f16"),
     "f4_e2m1": ("f32",),
 }
+#: pairs oneDNN serves with jit:uni alone (no reference implementation, so no
+#: runtime-dims primitive; src/cpu/x64/jit_uni_reorder.cpp)
+JIT_UNI_ONLY = frozenset({("u8", "f16"), ("bf16", "f16"), ("f16", "bf16"),
+                          ("f8_e5m2", "f8_e4m3"), ("f8_e4m3", "f8_e5m2")})
 INTEGRAL_NAMES = ("s64", "s32", "s8", "u8", "s4", "u4")
 SUB_BYTE_NAMES = ("s4", "u4", "f4_e2m1")
 

@@ -199,7 +199,9 @@ def header_lines():
     return [
         _line("info,dnnl for Python v%s (oneDNN v%s semantics)"
               % (version, ONEDNN_VERSION)),
-        _line("info,cpu,runtime:OpenMP,nthr:%s" % max_threads()),
+        # this library's own pool, named as oneDNN's verbose names
+        # DNNL_RUNTIME_THREADPOOL (dnnl_version()'s cpu_runtime)
+        _line("info,cpu,runtime:threadpool,nthr:%s" % max_threads()),
         _line("info,cpu,isa:" + _isa.isa_info()),
         _line("info,gpu,runtime:none"),
         _line("primitive,info,template:%s%s" % (ts, TEMPLATE)),

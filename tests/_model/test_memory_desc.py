@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dnnl
+import dnnl.capi
 from dnnl._model.offsets import all_offsets, padding_offsets
 
 pytestmark = pytest.mark.model
@@ -355,3 +356,32 @@ def test_allow_empty_gives_the_zero_descriptor_and_is_a_bool():
             with pytest.raises(dnnl.error) as info:
                 call()
             assert isinstance(info.value, TypeError)
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16", "s32", "s8", "u8", "f8_e5m2",
+                                "f8_e4m3", "s4", "u4", "f64"])
+def test_numpy_names_answer_as_the_logical_array(dt):
+    """shape / ndim / dtype of a descriptor and a memory are those of
+    np.asarray(mem) / mem.to_numpy(), for plain and blocked layouts."""
+    eng = dnnl.engine(dnnl.engine.kind.cpu, 0)
+    for dims, tag in (([2, 4], "ab"), ([2, 4], "ba"), ([2, 17, 3, 4], "nChw16c")):
+        if dt in ("s4", "u4") and tag == "nChw16c":
+            continue
+        md = dnnl.memory.desc(dims, dt, tag)
+        mem = dnnl.memory(md, eng)
+        logical = mem.to_numpy()
+        assert md.shape == mem.shape == logical.shape == tuple(dims)
+        assert md.ndim == mem.ndim == logical.ndim == len(dims)
+        assert md.dtype == mem.dtype == logical.dtype
+    zero = dnnl.memory.desc()
+    assert (zero.shape, zero.ndim, zero.dtype) == ((), 0, None)
+
+
+def test_enums_print_their_names_and_stay_ints():
+    md = dnnl.memory.desc([2, 3], "f32", "ab")
+    dt = md.get_data_type()
+    assert str(dt) == "data_type.f32" and "%s" % dt == "data_type.f32"
+    assert f"{dt}" == "data_type.f32" and f"{dt:d}" == "3" and f"{dt:#x}" == "0x3"
+    assert "%d" % dt == "3" and dt == 3 and int(dt) == dnnl.capi.dnnl_f32
+    assert str(dnnl.algorithm.resampling_linear) == "algorithm.resampling_linear"
+    assert str(dnnl.get_effective_cpu_isa()).startswith("cpu_isa.")

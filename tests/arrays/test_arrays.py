@@ -5,6 +5,8 @@ Values are checked against the numpy references in dnnl.testing and against
 hand-computed numbers; layouts against descriptors made by tag.
 """
 import ctypes
+import pathlib
+import warnings
 
 import numpy as np
 import pytest
@@ -271,6 +273,23 @@ class TestTorch:
     def _torch(self):
         self.torch = pytest.importorskip("torch")
 
+    def test_recipes_pytorch_quantize_snippet_runs(self):
+        """docs/recipes.md's PyTorch block, pasted as written after the
+        page's numpy example, runs and gives dnnl.quantize's bytes."""
+        text = pathlib.Path(__file__).resolve().parents[2].joinpath(
+            "docs", "recipes.md").read_text()
+        start = text.index("```python\nimport torch\ntw, ts")
+        block = text[start + len("```python\n"):text.index("```", start + 3)]
+        rng = np.random.default_rng(0)
+        w = rng.standard_normal((8, 17, 3, 3), dtype=np.float32)
+        scale = (np.abs(w).max(axis=(0, 2, 3)) / 127).astype(np.float32)
+        q = dnnl.quantize(w, scale, axis=1)
+        env = {"w": w, "scale": scale, "q": q}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)   # torch's deprecation
+            exec(compile(block, "docs/recipes.md", "exec"), env)
+        assert (env["back_t"].numpy() == dnnl.dequantize(q, scale, axis=1)).all()
+
     def test_from_dlpack_shares_memory_both_ways(self):
         torch = self.torch
         mem = dnnl.memory(dnnl.memory.desc([2, 3], "f32", "ab"), ENG)
@@ -477,7 +496,7 @@ def test_resample_factors_and_types():
     ({"size": 4, "factors": 2.0}, ValueError),
     ({}, ValueError),
     ({"size": (4, 4, 4)}, ValueError),
-    ({"size": 4, "layout": "ncdhw"}, ValueError),
+    ({"size": 4, "layout": "chwn"}, ValueError),
     ({"size": -1}, ValueError),
 ])
 def test_resample_bad_input(kw, err):
@@ -674,3 +693,23 @@ def test_new_results_are_64_byte_aligned(shape):
             assert m.get_data_handle() % 64 == 0
             assert m.array.nbytes == m.get_desc().get_size()
             np.testing.assert_array_equal(np.asarray(m), x)
+
+
+@pytest.mark.parametrize("ndim", [3, 4, 5])
+def test_layout_names_say_where_the_channels_are_for_every_rank(ndim):
+    """docs/arrays.md's one rule: each name of a group means the same
+    position at every rank, in any letter case; other names are refused."""
+    rng = np.random.default_rng(ndim)
+    x = rng.random((2, 3) + (4,) * (ndim - 2), np.float32)
+    first = dnnl.resample(x, 6)
+    # the channels-last answer by hand: move C last, resample as NCHW, move back
+    xl = np.ascontiguousarray(np.moveaxis(x, 1, -1))
+    last = np.ascontiguousarray(np.moveaxis(dnnl.resample(x, 6), 1, -1))
+    for name in ("nchw", "ncw", "ncdhw", "channels_first", "NCHW", "Channels_First"):
+        assert np.array_equal(dnnl.resample(x, 6, layout=name), first), name
+    for name in ("nhwc", "nwc", "ndhwc", "channels_last", "NHWC", "NWC"):
+        assert np.array_equal(dnnl.resample(xl, 6, layout=name), last), name
+    for bad in ("nchw16c", "hwc", "", "channels", None, 4):
+        with pytest.raises(dnnl.error) as e:
+            dnnl.resample(x, 6, layout=bad)
+        assert isinstance(e.value, ValueError) and "where the channels are" in str(e.value)

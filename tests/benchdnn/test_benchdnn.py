@@ -150,6 +150,17 @@ def test_errors_exit_2():
     assert run("--convolution")[0] == 2
 
 
+def test_a_misspelt_tag_gets_the_close_names():
+    """A tag that is no abc-style tag at all is not helped by
+    --allow-enum-tags-only=0: the message names the close enumerated tags."""
+    rc, out, err, _ = run("--reorder", "--dtag=nChw16", "2x16x3x3")
+    text = out + err
+    assert rc == 2 and "did you mean 'nChw16c'" in text
+    assert "allow-enum-tags-only" not in text
+    rc, out, err, _ = run("--reorder", "--stag=Abx3a", "2x3")
+    assert rc == 2 and "use --allow-enum-tags-only=0" in out + err
+
+
 def test_list_mode_and_warning():
     rc, out, _, c = run("--mode=L", "--reorder", "--ddt=s8,u8", "2x3", "--ddt=f32")
     assert c["listed"] == 2

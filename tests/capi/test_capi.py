@@ -89,7 +89,7 @@ def test_argtypes_checked_like_ctypes_and_restype_honoured(eng):
         assert isinstance(q(pd, lib.dnnl_query_dst_md, 0), int)
         lib.dnnl_version.restype = P(lib.dnnl_version_t)
         v = lib.dnnl_version().contents
-        assert (v.major, v.minor) == (3, 13) and v.cpu_runtime == lib.DNNL_RUNTIME_OMP
+        assert (v.major, v.minor) == (3, 13) and v.cpu_runtime == lib.DNNL_RUNTIME_THREADPOOL
         lib.dnnl_dt2str.restype = ctypes.c_char_p
         assert lib.dnnl_dt2str(lib.dnnl_bf16) == b"bf16"
         lib.dnnl_dt2str.restype = p_
@@ -389,7 +389,7 @@ def test_version_is_one_record_in_both_apis():
     assert (c.major, c.minor, c.patch, c.hash.decode(), c.cpu_runtime, c.gpu_runtime) == tuple(v)
     assert (v.major, v.minor, v.patch) == (3, 13, 2)
     assert v.hash == "dnnl-python-" + dnnl.__version__
-    assert (v.cpu_runtime, v.gpu_runtime) == (lib.DNNL_RUNTIME_OMP, lib.DNNL_RUNTIME_NONE)
+    assert (v.cpu_runtime, v.gpu_runtime) == (lib.DNNL_RUNTIME_THREADPOOL, lib.DNNL_RUNTIME_NONE)
     assert dnnl.version() is v          # static data, as the C++ API's pointer
 
 

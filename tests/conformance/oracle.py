@@ -202,6 +202,15 @@ def lacks_native_support(dt):
     return not (avx512_core_fp16 or avx2_vnni_2)
 
 
+def lacks_amx():
+    """True when oneDNN's ``mayiuse(avx512_core_amx)`` is false on this CPU
+    (what ``jit_direct_copy:uni`` needs for f8; False when the flags cannot be
+    read, so nothing is excused)."""
+    if _CPU_FLAGS is None:
+        return False
+    return not {"amx_tile", "amx_int8", "amx_bf16", "avx512_bf16"} <= _CPU_FLAGS
+
+
 def venv_dir():
     """The directory of the oneDNN virtual environment, or None.
 

@@ -49,6 +49,9 @@ behaviour -- and counted separately, never silently):
   plain layout of rank >= 3 (``bac`` for [8, 8, 1]): oneDNN's kernel puts
   nibbles in the wrong places. Our output is checked against the numpy
   reference on every problem.
+* ``jit:uni-only pair``: u8 -> f16, bf16 <-> f16, f8_e5m2 <-> f8_e4m3 have
+  no simple:any (the forced runtime-dims pd is 3); their bytes are compared
+  with jit:uni itself in ``test_jit_uni_only_pairs_match_jit_uni``.
 * ``missing-arg crashes``: never run against the oracle (oneDNN segfaults).
 """
 import numpy as np
@@ -57,7 +60,7 @@ import pytest
 from dnnl.testing import dtypes as R
 from dnnl.testing import reorder as T
 
-from oracle import lacks_native_support, record  # noqa: E402  (conftest puts the folder on sys.path)
+from oracle import lacks_amx, lacks_native_support, record  # noqa: E402  (conftest puts the folder on sys.path)
 
 pytestmark = pytest.mark.conformance
 
@@ -154,6 +157,11 @@ def _status_category(p, st_o, st_u):
     masks = [q[0] for t in (p["scales"], p["zero_points"]) for q in (t or {}).values()]
     if st_o == 3 and st_u == 0 and any(_noncontig(m, nd) for m in masks):
         return "non-contiguous mask"
+    pair = (R.NAMES.get(int(smd.data_type)), R.NAMES.get(int(dmd.data_type)))
+    if st_o == 3 and st_u == 0 and pair in T.JIT_UNI_ONLY:
+        # no runtime-dims (simple:any) primitive for it; its bytes are
+        # compared with jit:uni in test_jit_uni_only_pairs_match_jit_uni
+        return "jit:uni-only pair"
     sub = [md for md in (smd, dmd) if md.data_type in (R.S4, R.U4, R.F4_E2M1)]
     if st_o == 3 and st_u == 0 and sub and not (_dense_plain(smd) and _dense_plain(dmd)):
         return "sub-byte layout"
@@ -269,11 +277,65 @@ def test_status_matrix(oracle):
                 # this avx512_core_bf16 machine): no reference implementation
                 record("reorder deviation: jit_direct_copy-only pair")
                 continue
-            if (st_o == 3 and st_u == 0 and {s, d} == {"s32", "bf16"}
-                    and lacks_native_support("bf16")):
+            if st_o == 3 and st_u == 0 and (
+                    ({s, d} == {"s32", "bf16"} and lacks_native_support("bf16"))
+                    or ("f16" in (s, d) and lacks_native_support("f16"))
+                    or ({s, d} & {"f8_e5m2", "f8_e4m3"} and "s32" in (s, d)
+                        and lacks_amx())):
                 # its only implementation, jit_direct_copy:uni, needs
                 # avx512_core for bf16: refused on an AVX2 CPU, converted here
                 record("reorder deviation: s32<->bf16 without avx512_core")
                 continue
             assert st_o == st_u, (s, d, st_o, impl, st_u)
             record("reorder status matrix")
+
+
+def _jit_only_bytes(rng, dt, n):
+    """n elements of dt as bytes: every code for 8-bit types, random codes
+    plus the special values (zeros, infinities, NaNs, extremes, subnormals)
+    for 16-bit ones."""
+    if dt in ("f16", "bf16"):
+        v = rng.integers(0, 1 << 16, n, dtype=np.uint16)
+        special = [0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7f80, 0xff80, 0x7fc0,
+                   0x0001, 0x8001, 0x03ff, 0x7bff, 0xfbff, 0x7f7f, 0x0080, 0x3c00]
+        v[:len(special)] = special[:n]
+        return v.tobytes()
+    return (np.arange(n) % 256).astype(np.uint8).tobytes()
+
+
+@pytest.mark.parametrize("pair", sorted(T.JIT_UNI_ONLY))
+def test_jit_uni_only_pairs_match_jit_uni(oracle, pair):
+    """The pairs oneDNN serves with jit:uni alone: where it creates the
+    primitive, every element's bytes (no sum, or a sum into a plain f16/bf16
+    destination) are ours. Layouts: plain, permuted, blocked and strided."""
+    s, d = pair
+    if lacks_native_support("f16"):
+        pytest.skip("oneDNN's jit:uni refuses f16 pairs on this CPU (no "
+                    "avx512_core_fp16 / avx2_vnni_2): nothing to compare with")
+    rng = np.random.default_rng(44)
+    layouts = [(("tag", [16, 4, 17], s, "abc"), ("tag", [16, 4, 17], d, "bac")),
+               (("tag", [16, 4, 17], s, "cBa2b"), ("tag", [16, 4, 17], d, "bac")),
+               (("tag", [16, 4, 17], s, "abc"), ("tag", [16, 4, 17], d, "aBc16b")),
+               (("strides", [8, 2, 2, 3], s, [4, 1, 2, 32]),
+                ("tag", [8, 2, 2, 3], d, "AcdB32a4b")),
+               (("tag", [32, 40], s, "ab"), ("tag", [32, 40], d, "ba"))]
+    attrs = [{}, {"scales": {1: (0, [0.5], "f32")}}, {"scales": {17: (0, [3.0], "f32")}}]
+    compared = 0
+    for src, dst in layouts:
+        smd, dmd = T.make_md(src), T.make_md(dst)
+        width = 2 if s in ("f16", "bf16") else 1
+        sb = _jit_only_bytes(rng, s, smd.get_size() // width)
+        runs = [dict(a) for a in attrs]
+        if d in ("f16", "bf16") and not dmd.inner_blks:
+            init = _jit_only_bytes(rng, d, dmd.get_size() // 2)
+            runs.append({"sum": (1.0, 0, None), "dst_init_bytes": init})
+        for kw in runs:
+            st_o, out_o, impl = oracle.reorder(src, sb, dst, force_simple=False, **kw)
+            st_u, out_u = T.run_ours(src, sb, dst, **kw)
+            assert st_u == 0, (src, dst, kw)
+            assert st_o == 0 and impl.startswith("jit"), (src, dst, kw, st_o, impl)
+            a, b = _logical(out_o, dmd), _logical(out_u, dmd)
+            bad = ~T.same_values(a, b, int(dmd.data_type))
+            assert not bad.any(), (src, dst, kw, a[bad][:4], b[bad][:4])
+            compared += 1
+    record("reorder jit:uni-only pair cases byte-identical", compared)

@@ -684,7 +684,12 @@ DOCUMENTED = {
     "reorder-to-s64-e8m0-sub-byte": ("reorder", "success", "unimplemented"),
     "reorder-sub-byte-layouts": ("reorder", "unimplemented", "success"),
     "reorder-s32-bf16-no-avx512": ("reorder", "unimplemented", "success"),
+    "reorder-s32-f16-f8-no-isa": ("reorder", "unimplemented", "success"),
+    "reorder-jit-uni-only-pairs": ("reorder", "unimplemented", "success"),
 }
+#: pairs oneDNN serves with jit:uni alone (src/cpu/x64/jit_uni_reorder.cpp)
+JIT_UNI_ONLY = {("u8", "f16"), ("bf16", "f16"), ("f16", "bf16"),
+                ("f8_e5m2", "f8_e4m3"), ("f8_e4m3", "f8_e5m2")}
 SUB_BYTE = {"s4", "u4", "f4_e2m1"}
 UNIMPLEMENTED = C["dnnl_unimplemented"]
 INVALID = C["dnnl_invalid_arguments"]
@@ -824,6 +829,13 @@ def _reorder_deviation(case, r, o):
     if (r == UNIMPLEMENTED and o == SUCCESS and {sdt, ddt} == {"s32", "bf16"}
             and _oracle_mod.lacks_native_support("bf16")):
         return "reorder-s32-bf16-no-avx512"
+    if r == UNIMPLEMENTED and o == SUCCESS and "s32" in (sdt, ddt):
+        other = ddt if sdt == "s32" else sdt
+        if ((other == "f16" and _oracle_mod.lacks_native_support("f16"))
+                or (other in ("f8_e5m2", "f8_e4m3") and _oracle_mod.lacks_amx())):
+            return "reorder-s32-f16-f8-no-isa"
+    if r == UNIMPLEMENTED and o == SUCCESS and (sdt, ddt) in JIT_UNI_ONLY:
+        return "reorder-jit-uni-only-pairs"
     return None
 
 
@@ -953,6 +965,20 @@ def test_deviation_rules_are_narrow():
     assert deviation(s32_bf16, log + [("reorder", 0)], log + [("reorder", 3)]) is None
     assert deviation(s32_bf16, log + [("reorder", 3)], log + [("reorder", 0)]) == (
         "reorder-s32-bf16-no-avx512" if _oracle_mod.lacks_native_support("bf16") else None)
+    f16_bf16 = dict(reorder, src=("tag", 2, [4, 5], "f16", "ab"),
+                    dst=("tag", 2, [4, 5], "bf16", "ba"))
+    assert deviation(f16_bf16, log + [("reorder", 3)], log + [("reorder", 0)]) == \
+        "reorder-jit-uni-only-pairs"
+    # refusing a jit:uni-only pair is never excused, nor another pair
+    assert deviation(f16_bf16, log + [("reorder", 0)], log + [("reorder", 3)]) is None
+    s8_f16 = dict(reorder, src=("tag", 2, [4, 5], "s8", "ab"),
+                  dst=("tag", 2, [4, 5], "f16", "ba"))
+    assert deviation(s8_f16, log + [("reorder", 3)], log + [("reorder", 0)]) is None
+    s32_f16 = dict(reorder, src=("tag", 2, [4, 5], "s32", "ab"),
+                   dst=("tag", 2, [4, 5], "f16", "ab"))
+    assert deviation(s32_f16, log + [("reorder", 0)], log + [("reorder", 3)]) is None
+    assert deviation(s32_f16, log + [("reorder", 3)], log + [("reorder", 0)]) == (
+        "reorder-s32-f16-f8-no-isa" if _oracle_mod.lacks_native_support("f16") else None)
     reshape = ("reshape", f32, 3, [2, 2, 5])
     case = {"fn": "reshape", "spec": reshape}
     assert deviation(case, [("tag", 0, f32), ("reshape", 0, reshape)],

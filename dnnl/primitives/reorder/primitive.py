@@ -47,19 +47,24 @@ QUANT_DTYPES = tuple(_QUANT_SPACES[n][2] for n in QUANT_NAMES)
 _VALUE_TYPES = {np.float32: dt.f32, np.int32: dt.s32}     # the kernels' value types
 INTEGRAL = _dtypes.INTEGRAL
 
-# The pairs oneDNN's CPU reorder implements (src/cpu/reorder/). (Integer to
+# The pairs oneDNN's CPU reorder implements (src/cpu/reorder/) on a CPU
+# with every ISA it checks (avx512_core_fp16 and AMX). (Integer to
 # s64/e8m0/int4 pairs that oneDNN creates but never writes are left out;
-# bf16 <-> s32 only between identical layouts, see DIRECT_COPY_ONLY.)
+# bf16/f16/f8 <-> s32 only between identical layouts, see DIRECT_COPY_ONLY.)
+# u8 -> f16, bf16 <-> f16 and f8_e5m2 <-> f8_e4m3 have no reference
+# implementation: oneDNN serves them with jit:uni alone
+# (src/cpu/x64/jit_uni_reorder.cpp, ``applicable``), which needs
+# avx512_core_fp16 or avx2_vnni_2; here they convert on every CPU and layout.
 SUPPORTED = {
     dt.f32: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3,
              dt.e8m0, dt.s4, dt.u4, dt.f4_e2m1},
-    dt.s32: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16},
+    dt.s32: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
     dt.s8: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16},
-    dt.u8: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16},
-    dt.bf16: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f8_e5m2, dt.f8_e4m3},
-    dt.f16: {dt.f32, dt.s8, dt.u8, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
-    dt.f8_e5m2: {dt.f32, dt.bf16, dt.f16, dt.f8_e5m2},
-    dt.f8_e4m3: {dt.f32, dt.bf16, dt.f16, dt.f8_e4m3},
+    dt.u8: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16},
+    dt.bf16: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
+    dt.f16: {dt.f32, dt.s32, dt.s8, dt.u8, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
+    dt.f8_e5m2: {dt.f32, dt.s32, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
+    dt.f8_e4m3: {dt.f32, dt.s32, dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3},
     dt.e8m0: {dt.f32},
     dt.s4: {dt.f32, dt.bf16, dt.f16},
     dt.u4: {dt.f32, dt.bf16, dt.f16},
@@ -70,9 +75,12 @@ SUPPORTED = {
 # (src/cpu/x64/jit_uni_reorder_direct_copy.cpp): no runtime dims, default
 # attributes, src "similar_to" dst with padding (same dims, strides, inner
 # blocks, padded dims and offsets) and, measured, a dense layout (its kernel
-# copies the padded element count in a row). (Its ISA checks pass on every
-# avx512_core CPU; without AVX-512 it is unimplemented in oneDNN.)
-DIRECT_COPY_ONLY = frozenset({(dt.bf16, dt.s32), (dt.s32, dt.bf16)})
+# copies the padded element count in a row). (Its ISA checks: avx512_core
+# for bf16, avx512_core_fp16 or avx2_vnni_2 for f16, avx512_core_amx for f8;
+# without them it is unimplemented in oneDNN, here the pairs convert on every
+# CPU.)
+DIRECT_COPY_ONLY = frozenset(p for t in (dt.bf16, dt.f16, dt.f8_e5m2, dt.f8_e4m3)
+                             for p in ((t, dt.s32), (dt.s32, t)))
 # the sub-byte types the reorder takes
 INT4 = _dtypes.SUB_BYTE.intersection(SUPPORTED)
 

@@ -202,3 +202,51 @@ def test_read_only_destination_is_refused():
         dnnl.reorder(rw, ro).execute(dnnl.stream(eng), rw, ro)
     assert e.value.status == dnnl.status.invalid_arguments
     assert frozen == np.arange(6, dtype=np.float32).tobytes()
+
+
+def _bits(codes, sdt, ddt, stag="ab", dtag="ba"):
+    """Reorder raw codes (uint8 / uint16, 2-D) from sdt to ddt; the raw
+    destination codes in the source's logical order."""
+    codes = np.asarray(codes)
+    smd = dnnl.memory.desc(list(codes.shape), sdt, stag)
+    dmd = dnnl.memory.desc(list(codes.shape), ddt, dtag)
+    raw = np.ascontiguousarray(codes).copy()
+    src = dnnl.memory(smd, ENG, raw.view(np.uint8))
+    width = dmd.data_type_size()
+    out = np.zeros(codes.shape[::-1], np.uint16 if width == 2 else np.uint8)
+    dst = dnnl.memory(dmd, ENG, out.view(np.uint8))
+    dnnl.reorder(src, dst).execute(S, src, dst)
+    return out.T.tolist()
+
+
+def test_jit_uni_only_pairs_convert_in_every_layout():
+    """u8 -> f16, bf16 <-> f16 and f8_e5m2 <-> f8_e4m3 (oneDNN serves them
+    with jit:uni alone; measured against oneDNN 3.13.2 on an
+    avx512_core_fp16 CPU): a transposing reorder, IEEE round to nearest even,
+    NaN stays NaN, overflow to infinity."""
+    # u8 0, 1, 255 -> f16 0, 1.0, 255.0
+    assert _bits(np.array([[0, 1, 255]], np.uint8), "u8", "f16") == [[0x0000, 0x3c00, 0x5bf8]]
+    # f16 1.0, -2.0, 65504, inf, 2**-24 (smallest subnormal), NaN -> bf16
+    # (65504 = 0x1.ffcp15 rounds up to 2**16)
+    f16 = np.array([[0x3c00, 0xc000, 0x7bff, 0x7c00, 0x0001, 0x7e00]], np.uint16)
+    assert _bits(f16, "f16", "bf16") == [[0x3f80, 0xc000, 0x4780, 0x7f80, 0x3380, 0x7fc0]]
+    # bf16 1.0078125 (exact in f16), 2**127 (beyond f16: inf), -1.0, NaN
+    bf16 = np.array([[0x3f81, 0x7f00, 0xbf80, 0x7fc0]], np.uint16)
+    assert _bits(bf16, "bf16", "f16") == [[0x3c08, 0x7c00, 0xbc00, 0x7e00]]
+    # f8_e5m2 1.0 (0x3c), 0.5 (0x38), -2 (0xc0) -> f8_e4m3 0x38, 0x30, 0xc0
+    e5 = np.array([[0x3c, 0x38, 0xc0]], np.uint8)
+    assert _bits(e5, "f8_e5m2", "f8_e4m3") == [[0x38, 0x30, 0xc0]]
+    e4 = np.array([[0x38, 0x30, 0xc0]], np.uint8)
+    assert _bits(e4, "f8_e4m3", "f8_e5m2") == [[0x3c, 0x38, 0xc0]]
+    # a blocked source, as in the oneDNN case f16 cBa2b -> bf16 bac 16x4x17
+    _pd([16, 4, 17], "f16", [16, 4, 17], "bf16", None, "cBa2b", "bac")
+
+
+def test_s32_direct_copy_pairs_need_identical_layouts():
+    """f16 / f8 <-> s32, like bf16 <-> s32: identical dense layouts only
+    (oneDNN's jit_direct_copy:uni, measured against oneDNN 3.13.2)."""
+    for t in ("f16", "f8_e5m2", "f8_e4m3"):
+        _pd([2, 3], t, [2, 3], "s32", None, "ab", "ab")
+        _pd([2, 3], "s32", [2, 3], t, None, "ab", "ab")
+        assert _status(lambda: _pd([2, 3], t, [2, 3], "s32", None, "ab", "ba")) == 3
+        assert _status(lambda: _pd([2, 3], "s32", [2, 3], t, None, "ab", "ba")) == 3
