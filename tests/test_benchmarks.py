@@ -136,3 +136,15 @@ def test_machine_says_when_the_benchmark_was_not_alone(tmp_path):
     assert m.loadavg(gone) is None and m.busy_ticks(gone) is None
     assert m.process_ticks(gone) == {}
     assert m.describe({"loadavg": None, "busiest": []}) == "load not known"
+
+
+def test_bench_images_quick(tmp_path):
+    """Every image row prints ours and its peers' medians (cv2's ratio where
+    OpenCV is installed)."""
+    script = os.path.join(ROOT, "benchmarks", "bench_images.py")
+    run = subprocess.run([sys.executable, script, "--repeat", "1", "--threads", "1"],
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if " ours " in line]
+    assert len(rows) == 8, run.stdout
+    assert all(re.search(r"ours\s+\d+\.\d{3} ms", r) for r in rows), run.stdout
