@@ -40,6 +40,7 @@ from dnnl._model.memory import memory
 from dnnl.arrays.prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, array_call,
                             front, new_array, run_prepared, tensor_call)
 from dnnl.arrays.quant_args import quant_attr, quant_memory, values_of
+from dnnl.arrays import resize_modes as _resize_modes
 from dnnl.primitives.reorder.primitive import reorder
 
 from_array = memory.from_array
@@ -405,6 +406,38 @@ _FIRST = {"nchw": None, "ncw": 3, "ncdhw": 5, "channels_first": None}
 _LAST = {"nhwc": None, "nwc": 3, "ndhwc": 5, "channels_last": None}
 
 
+_ONEDNN_NAMES = frozenset(_MODES) | frozenset(_PYTORCH_MODES)
+_NO_OPTIONS = (None,) * 10
+
+
+def _resize(x, size, factors, layout, spec, run):
+    """:func:`resample` (``run``: resize_modes.forward) or its gradient
+    (resize_modes.backward) in a mode beyond oneDNN's; ``size``: the output's
+    (forward) or the input's (backward) spatial size."""
+    if type(x) is not np.ndarray and _dask.is_dask(x):
+        raise unimpl("the modes beyond oneDNN's two take no dask array yet: pass "
+                     "x.compute(), or map dnnl.resample over its blocks yourself")
+    a = as_numpy(x)
+    if a.dtype in (np.float64, np.longdouble):
+        a = a.astype(np.float32)
+    last = _resampling_setup(a, "linear", layout)[1]
+    k = a.ndim - 2
+    hint = lambda count: _one_image(a, last, count)   # noqa: E731
+    if run is _resize_modes.backward:
+        if size is None:
+            raise invalid("give size: the spatial size of resample's input")
+        spec.check(k, forward=False)
+        return run(spec, a, last, _sizes(size, k, hint))
+    spec.check(k, size is not None, factors is not None)
+    if size is not None and factors is not None:
+        raise invalid("give either size or factors")
+    if factors is not None:
+        inputs = a.shape[1:-1] if last else a.shape[2:]
+        size = [int(float(n) * float(np.float32(f)))
+                for n, f in zip(inputs, _factors(factors, k, hint))]
+    return run(spec, a, last, None if size is None else _sizes(size, k, hint))
+
+
 def _resampling_setup(a, mode, layout):
     """The algorithm and whether channels come last, for the array ``a``
     the kernels read."""
@@ -542,8 +575,12 @@ def _factors(factors, k, hint=lambda count: ""):
     return [float(f) for f in factors]
 
 
-def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
-    """Resize the spatial dims of a batch (oneDNN's forward resampling).
+def resample(x, size=None, *, factors=None, mode="linear", layout="nchw",
+             coordinate_transformation_mode=None, nearest_mode=None, cubic_coeff_a=None,
+             exclude_outside=None, antialias=None, keep_aspect_ratio_policy=None, scales=None,
+             roi=None, extrapolation_value=None, align_corners=None):
+    """Resize the spatial dims of a batch (oneDNN's forward resampling, and
+    every framework's resize mode: docs/resize_modes.md).
 
     Parameters
     ----------
@@ -562,18 +599,38 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         ``1 / f`` unless ``recompute_scale_factor=True``: the two agree when
         ``in * f`` is whole (``f = 2``); otherwise ours is
         ``F.interpolate(x, scale_factor=f, recompute_scale_factor=True)``.
-    mode : {"linear", "nearest"}
+    mode : {"linear", "nearest", "cubic", "area", "box"}
         ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
         PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
         ``align_corners=False``) or ``resampling_nearest`` (the source index
         is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero:
         PyTorch's ``"nearest-exact"``; PyTorch's ``"nearest"`` floors
-        ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
-        dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
+        ``o * in / out``: ``coordinate_transformation_mode="asymmetric",
+        nearest_mode="floor"``). ``"cubic"``: Keys' cubic (A = -0.75);
+        ``"area"``: PyTorch's adaptive average; ``"box"``: the exact
+        area-overlap average (OpenCV's ``INTER_AREA`` when shrinking).
+        PyTorch's ``"bilinear"`` (2 spatial dims), ``"trilinear"`` (3),
+        ``"bicubic"`` (2) and ``"nearest-exact"`` are accepted; with them
+        ``antialias=True`` is PyTorch's (``exclude_outside=True``, and for
+        ``"bicubic"`` ``cubic_coeff_a=-0.5``).
     layout : str
         Where the channels are: ``"nchw"`` (second dim; also ``"ncw"``,
         ``"ncdhw"``) or ``"nhwc"`` (last dim; also ``"nwc"``, ``"ndhwc"``).
         ``"nchw"`` and ``"nhwc"`` serve any rank.
+    coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, \
+antialias, keep_aspect_ratio_policy, scales, roi, extrapolation_value
+        ONNX Resize's attributes (opset 19), as they are named there, with
+        ``scales``, ``roi`` (the starts, then the ends) and ``size`` for the
+        spatial dims only. Not given: oneDNN's rules (``"half_pixel"``;
+        ``nearest_mode="round_prefer_ceil"``; ONNX's own default nearest_mode
+        is ``"round_prefer_floor"``, pass it for ONNX's). ``scales``: ONNX's
+        rule, ``out = floor(in * scale)``, the coordinates mapped by the
+        scale (unlike ``factors``).
+    align_corners : bool, optional
+        PyTorch's: ``True`` is ``coordinate_transformation_mode="align_corners"``.
+
+    When the options are one of oneDNN's two algorithms the oneDNN primitive
+    runs; the other modes run separable weight tables, computed in f32.
 
     Returns
     -------
@@ -581,7 +638,7 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
         A new array in the same layout and data type as ``x``, in ``x``'s
         memory order when ``x`` is dense (an NHWC buffer seen as NCHW, a torch
         ``channels_last`` tensor: PyTorch keeps the memory format too), else
-        C-contiguous.
+        C-contiguous (the modes beyond oneDNN's: C-contiguous).
 
     Raises
     ------
@@ -603,6 +660,13 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw"):
     >>> dnnl.resample(img, (4, 4), mode="nearest", layout="nhwc").shape
     (1, 4, 4, 3)
     """
+    options = (coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside,
+               antialias, keep_aspect_ratio_policy, scales, roi, extrapolation_value, align_corners)
+    if options != _NO_OPTIONS or type(mode) is not str or mode not in _ONEDNN_NAMES:
+        spec = _resize_modes.Resize(mode, *options)
+        mode = spec.onednn()
+        if mode is None:
+            return _resize(x, size, factors, layout, spec, _resize_modes.forward)
     call = front.find(x, resample, size, factors, mode, layout, None)
     if call is not None:
         return call.run(x)
@@ -638,8 +702,13 @@ def _forward(size, factors, mode, layout):
     return prepare
 
 
-def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
-    """The gradient of :func:`resample` (oneDNN's backward resampling).
+def resample_backward(diff_dst, size=None, *, mode="linear", layout="nchw",
+                      coordinate_transformation_mode=None, nearest_mode=None,
+                      cubic_coeff_a=None, exclude_outside=None, antialias=None,
+                      keep_aspect_ratio_policy=None, scales=None, roi=None,
+                      extrapolation_value=None, align_corners=None):
+    """The gradient of :func:`resample` (oneDNN's backward resampling, and
+    the transposed weights of every other mode).
 
     Parameters
     ----------
@@ -648,8 +717,8 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
         bf16, s32, s8 or u8 (float64 is rounded to f32, as for :func:`resample`).
     size : int or sequence of int
         The spatial size of :func:`resample`'s input (the gradient's size).
-    mode, layout
-        As for :func:`resample`.
+    mode, layout, and the other keyword arguments
+        As for :func:`resample` (with ``scales``, ``size`` is still the input's).
 
     Returns
     -------
@@ -664,6 +733,13 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw"):
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
+    options = (coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside,
+               antialias, keep_aspect_ratio_policy, scales, roi, extrapolation_value, align_corners)
+    if options != _NO_OPTIONS or type(mode) is not str or mode not in _ONEDNN_NAMES:
+        spec = _resize_modes.Resize(mode, *options)
+        mode = spec.onednn()
+        if mode is None:
+            return _resize(diff_dst, size, None, layout, spec, _resize_modes.backward)
     call = front.find(diff_dst, resample_backward, size, mode, layout, None, None)
     if call is not None:
         return call.run(diff_dst)

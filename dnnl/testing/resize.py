@@ -58,9 +58,11 @@ def output_sizes(in_spatial, size=None, scales=None, keep_aspect_ratio_policy="s
 
 def coordinate(o, n_in, n_out, scale, transform, roi_start=0.0, roi_end=1.0):
     """The input coordinate of output index ``o`` (ONNX's formulas; the
-    resized length is ``n_in * scale``, which is ``n_out`` for sizes)."""
+    resized length is ``n_in * scale``, which is ``n_out`` for sizes), an
+    exact Fraction (a float scale or roi at its exact binary value)."""
+    scale, roi_start, roi_end = Fraction(scale), Fraction(roi_start), Fraction(roi_end)
     length = n_in * scale
-    h = Fraction(1, 2) if isinstance(scale, Fraction) else 0.5     # exact for sizes
+    h = Fraction(1, 2)
     if transform == "half_pixel":
         return (o + h) / scale - h
     if transform == "half_pixel_symmetric":
@@ -70,7 +72,7 @@ def coordinate(o, n_in, n_out, scale, transform, roi_start=0.0, roi_end=1.0):
     if transform == "pytorch_half_pixel":
         return (o + h) / scale - h if n_out > 1 else -h
     if transform == "align_corners":
-        return 0.0 if n_out == 1 or length == 1 else o * (n_in - 1) / (length - 1)
+        return Fraction(0) if n_out == 1 or length == 1 else o * (n_in - 1) / (length - 1)
     if transform == "asymmetric":
         return o / scale
     if transform == "tf_crop_and_resize":
@@ -124,13 +126,14 @@ def axis_matrix(n_in, n_out, scale, mode="linear", transform="half_pixel",
                 if overlap > 0:
                     m[o, i] = float(overlap / (hi - lo))
             continue
-        x = float(coordinate(o, n_in, n_out, scale, transform, roi_start, roi_end))
-        if transform == "tf_crop_and_resize" and not 0 <= x <= n_in - 1:
+        exact = coordinate(o, n_in, n_out, scale, transform, roi_start, roi_end)
+        if transform == "tf_crop_and_resize" and not 0 <= exact <= n_in - 1:
             bias[o] = extrapolation_value
             continue
         if mode == "nearest":
-            m[o, min(max(_nearest(x, nearest_mode), 0), n_in - 1)] = 1.0
+            m[o, min(max(_nearest(exact, nearest_mode), 0), n_in - 1)] = 1.0
             continue
+        x = float(exact)
         reach = 1.0 if mode == "linear" else 2.0
         s = min(float(scale), 1.0) if antialias else 1.0       # the filter's stretch
         taps = [i for i in range(math.floor(x - reach / s), math.ceil(x + reach / s) + 1)

@@ -472,7 +472,8 @@ def test_resample_factors_and_types():
 
 
 @pytest.mark.parametrize("kw,err", [
-    ({"size": 4, "mode": "cubic"}, ValueError),
+    ({"size": 4, "mode": "bicubc"}, ValueError),
+    ({"size": 4, "mode": "cubic", "scales": 2.0}, ValueError),
     ({"size": 4, "layout": "nchwc"}, ValueError),
     ({"size": 4, "factors": 2.0}, ValueError),
     ({}, ValueError),
