@@ -12,14 +12,17 @@ The coordinates are exact rationals (a scale of sizes is their ratio; a
 given float scale and the roi are taken at their exact binary values): the
 nearest rules and the crop's bounds decide on the exact value, the filters
 take it rounded once to float64; the weights are rounded once to f32.
-:func:`forward` / :func:`backward` apply the tables in f32 (numpy, one
-rounding per product and per sum, taps summed in order), one axis after the
-other (forward: D, H, W; backward, the transpose: W, H, D).
+:func:`forward` / :func:`backward` apply the tables in f32 through the
+kernel (``kernel.pyx``: one rounding per product and per sum, taps summed
+in order), one axis after the other (forward: D, H, W; backward, the
+transpose: W, H, D).
 """
 import math
 from fractions import Fraction
 
 import numpy as np
+
+from dnnl._kernels import load as _load_kernel
 
 f32 = np.float32
 
@@ -134,7 +137,22 @@ def _fold(n_in, idx, w, bias=None):
     pos = np.clip(idx, 0, n_in - 1) - first[:, None]
     table = np.zeros((n_out, k))
     np.add.at(table, (np.repeat(np.arange(n_out), n), pos.ravel()), w.ravel())
-    return AxisTable(n_in, n_out, first, table, bias)
+    return _trim(n_in, first, table, bias)
+
+
+def _trim(n_in, first, table, bias=None):
+    """The table without the columns no row needs: each row's window starts
+    at its first non-zero weight (or earlier, to stay inside the table)."""
+    n_out, k = table.shape
+    nz = table != 0
+    if n_out == 0 or not nz.any():
+        return AxisTable(n_in, n_out, first, table[:, :1], bias)
+    lo = np.where(nz.any(axis=1), nz.argmax(axis=1), 0)
+    hi = np.where(nz.any(axis=1), k - nz[:, ::-1].argmax(axis=1), 1)
+    width = int((hi - lo).max())
+    start = first + np.minimum(lo, k - width)       # inside the table and the axis
+    cols = (start - first)[:, None] + np.arange(width)
+    return AxisTable(n_in, n_out, start, np.take_along_axis(table, cols, axis=1), bias)
 
 
 def nearest_table(n_in, n_out, x, rule):
@@ -215,51 +233,34 @@ def axis_table(n_in, n_out, scale, mode, transform="half_pixel",
 
 
 # ------------------------------------------------------------ application
-def _axis_forward(x, axis, t):
-    xs = np.moveaxis(x, axis, 0)
-    acc = np.zeros((t.n_out,) + xs.shape[1:], f32)
-    tail = (1,) * (xs.ndim - 1)
-    for k in range(t.weights.shape[1]):
-        acc += t.weights[:, k].reshape((-1,) + tail) * xs[t.first + k]
-    if t.bias is not None:
-        acc += t.bias.reshape((-1,) + tail)
-    return np.moveaxis(acc, 0, axis)
+_KERNEL = "dnnl.primitives.resize.kernel"
 
 
-def _axis_backward(g, axis, t):
-    gs = np.moveaxis(g, axis, 0)
-    acc = np.zeros((t.n_in,) + gs.shape[1:], f32)
-    tail = (1,) * (gs.ndim - 1)
-    for k in range(t.weights.shape[1]):
-        np.add.at(acc, t.first + k, t.weights[:, k].reshape((-1,) + tail) * gs)
-    return np.moveaxis(acc, 0, axis)
+def _pass(x, axis, t, backward):
+    """One axis of the C-contiguous f32 ``x`` through the kernel."""
+    shape = x.shape
+    outer, inner = int(np.prod(shape[:axis])), int(np.prod(shape[axis + 1:]))
+    out = np.zeros(shape[:axis] + ((t.n_in if backward else t.n_out),) + shape[axis + 1:], f32)
+    if out.size and x.size:
+        _load_kernel(_KERNEL).axis_pass(x.reshape(-1), out.reshape(-1), t.first, t.weights,
+                                        None if backward else t.bias, outer, inner, backward)
+    elif out.size and t.bias is not None and not backward:
+        out += t.bias.reshape((-1,) + (1,) * (out.ndim - axis - 1))
+    return out
 
 
 def forward(x, axes, tables):
-    """The f32 resize of the f32 array ``x``: ``tables[i]`` along ``axes[i]``."""
-    r = np.asarray(x, dtype=f32)
-    with np.errstate(all="ignore"):
-        for axis, t in zip(axes, tables):
-            if t.n_in == 0 or t.n_out == 0:
-                shape = list(r.shape)
-                shape[axis] = t.n_out
-                r = np.zeros(shape, f32)
-                if t.bias is not None:
-                    r += t.bias.reshape((-1,) + (1,) * (r.ndim - axis - 1))
-                continue
-            r = _axis_forward(r, axis, t)
+    """The f32 resize of ``x``: ``tables[i]`` along ``axes[i]``, in order."""
+    r = np.ascontiguousarray(x, dtype=f32)
+    for axis, t in zip(axes, tables):
+        r = _pass(r, axis, t, False)
     return r
 
 
 def backward(g, axes, tables):
-    """The f32 gradient of :func:`forward` for the f32 gradient ``g``."""
-    r = np.asarray(g, dtype=f32)
-    with np.errstate(all="ignore"):
-        for axis, t in reversed(list(zip(axes, tables))):
-            if t.n_in == 0 or t.n_out == 0:
-                shape = list(r.shape)
-                shape[axis] = t.n_in
-                r = np.zeros(shape, f32)
-                continue
-            r = _axis_backward(r, axis, t)
+    """The f32 gradient of :func:`forward` for the gradient ``g``: the
+    transposed tables, in the reverse order."""
+    r = np.ascontiguousarray(g, dtype=f32)
+    for axis, t in reversed(list(zip(axes, tables))):
+        r = _pass(r, axis, t, True)
     return r

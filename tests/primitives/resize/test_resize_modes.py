@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dnnl
+from dnnl.primitives.resize import plan as P
 from dnnl.testing import resize as R
 from dnnl.testing import resampling as TS
 
-pytestmark = pytest.mark.model
+pytestmark = pytest.mark.kernels
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
@@ -53,6 +54,33 @@ def problems(draw, kinds=KINDS):
     seed = draw(st.integers(0, 2 ** 16))
     x = np.random.default_rng(seed).standard_normal([2, 3] + in_sp).astype(np.float32)
     return x, size, scales, opts
+
+
+@given(problems())
+def test_every_table_is_the_reference_matrix_inside_the_axis(p):
+    """Each axis's (first, weights, bias): the reference's matrix (weights
+    rounded once to f32), every window inside the axis."""
+    x, size, scales, opts = p
+    o = dict(opts)
+    k = x.ndim - 2
+    out, sc = R.output_sizes(x.shape[2:], size, scales, o.pop("keep_aspect_ratio_policy",
+                                                               "stretch"))
+    roi = o.pop("roi", [0.0] * k + [1.0] * k)
+    mats = R.axis_matrices(x.shape[2:], size, scales, roi=roi,
+                           keep_aspect_ratio_policy=opts.get("keep_aspect_ratio_policy",
+                                                             "stretch"), **o)
+    for i in range(k):
+        t = P.axis_table(x.shape[2 + i], out[i], sc[i], o["mode"],
+                         o.get("coordinate_transformation_mode", "half_pixel"),
+                         o.get("nearest_mode", "round_prefer_ceil"),
+                         o.get("cubic_coeff_a", -0.75), o.get("exclude_outside", False),
+                         o.get("antialias", False), roi[i], roi[k + i],
+                         o.get("extrapolation_value", 0.0))
+        assert (t.first >= 0).all() and (t.first + t.weights.shape[1] <= t.n_in).all()
+        m, bias = mats[i]
+        np.testing.assert_allclose(t.dense(), m, rtol=1e-6, atol=1e-7)
+        np.testing.assert_array_equal(np.zeros(out[i]) if t.bias is None else t.bias,
+                                      bias.astype(np.float32))
 
 
 def reference(x, size, scales, opts):
