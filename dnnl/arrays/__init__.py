@@ -702,7 +702,7 @@ def _forward(size, factors, mode, layout):
     return prepare
 
 
-def resample_backward(diff_dst, size=None, *, mode="linear", layout="nchw",
+def resample_backward(diff_dst, size, *, mode="linear", layout="nchw",
                       coordinate_transformation_mode=None, nearest_mode=None,
                       cubic_coeff_a=None, exclude_outside=None, antialias=None,
                       keep_aspect_ratio_policy=None, scales=None, roi=None,

@@ -64,10 +64,10 @@ def resample(x: _ArrayIn, size: _Size = ..., *, factors: _FactorsIn = ...,
              extrapolation_value: float | None = ...,
              align_corners: bool | None = ...) -> npt.NDArray[Any]: ...
 @overload
-def resample_backward(diff_dst: _Dask, size: int | Sequence[int] | None = ..., *,
+def resample_backward(diff_dst: _Dask, size: int | Sequence[int], *,
                       mode: _Mode = ..., layout: str = ...) -> _Dask: ...
 @overload
-def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int] | None = ..., *,
+def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int], *,
                       mode: _Mode | _ResizeMode = ..., layout: str = ...,
                       coordinate_transformation_mode: str | None = ...,
                       nearest_mode: str | None = ..., cubic_coeff_a: float | None = ...,
