@@ -10,7 +10,8 @@ as it is; these functions are built on it for the everyday tasks:
 * :func:`quantize` / :func:`dequantize`: numpy in, numpy out, oneDNN's
   rounding and saturation;
 * :func:`resample` / :func:`resample_backward`: nearest or linear resizing of
-  a batch, channels first or last.
+  a batch, channels first or last, and every framework's resize mode
+  (:mod:`dnnl.arrays.resize_modes`).
 
 Inputs may be numpy arrays, any object with the buffer protocol, or any
 ``__dlpack__`` producer (a torch tensor, a JAX array...) on the CPU. Every
