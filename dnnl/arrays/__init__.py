@@ -10,7 +10,8 @@ as it is; these functions are built on it for the everyday tasks:
 * :func:`quantize` / :func:`dequantize`: numpy in, numpy out, oneDNN's
   rounding and saturation;
 * :func:`resample` / :func:`resample_backward`: nearest or linear resizing of
-  a batch, channels first or last.
+  a batch, channels first or last, and every framework's resize mode
+  (:mod:`dnnl.arrays.resize_modes`).
 
 Inputs may be numpy arrays, any object with the buffer protocol, or any
 ``__dlpack__`` producer (a torch tensor, a JAX array...) on the CPU. Every
@@ -24,7 +25,6 @@ any array a user holds is read, in :mod:`dnnl._model.inputs`; the calls made onc
 per definition, in :mod:`dnnl.arrays.prepared`; scales and zero points, in
 :mod:`dnnl.arrays.quant_args`.
 """
-import math
 
 import numpy as np
 
@@ -32,11 +32,11 @@ from dnnl.arrays import dask as _dask
 from dnnl.arrays import layouts as _layouts
 from dnnl.arrays import out_arg as _out_arg
 from dnnl._core import dtypes as _dtypes
-from dnnl._core.args import a_type, integers, short
+from dnnl._core.args import short
 from dnnl._model.desc import desc
 from dnnl._model.engine import stream
 from dnnl._core.enums import C, algorithm, data_type, prop_kind
-from dnnl._core.error import error, invalid, invalid_type, unimpl, wrong_type
+from dnnl._core.error import error, invalid, unimpl
 from dnnl._model.inputs import array_of, layout_of_result, memory_order
 from dnnl._model.interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._model.interop import as_numpy as _as_numpy
@@ -44,6 +44,8 @@ from dnnl._model.memory import memory
 from dnnl.arrays.prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, array_call,
                             front, new_array, run_prepared, tensor_call)
 from dnnl.arrays.quant_args import quant_attr, quant_memory, values_of
+from dnnl.arrays import resize_modes as _resize_modes
+from dnnl.arrays.sizes import factor_sizes as _factor_sizes, factors as _factors, sizes as _sizes
 from dnnl.primitives.reorder.primitive import reorder
 
 from_array = memory.from_array
@@ -415,6 +417,48 @@ _PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
                   "trilinear": ("linear", 5)}
 
 
+
+def _resize(x, size, factors, layout, dtype, out, spec, forward):
+    """:func:`resample` (``forward``) or its gradient in a mode beyond
+    oneDNN's, with its layouts, ``dtype`` and ``out``; ``size``: the output's
+    (forward) or the input's (backward) spatial size."""
+    if type(x) is not np.ndarray and _dask.is_dask(x):
+        raise unimpl("the modes beyond oneDNN's two take no dask array yet: pass "
+                     "x.compute(), or map dnnl.resample over its blocks yourself")
+    a = as_numpy(x)
+    if a.dtype in (np.float64, np.longdouble):
+        a = a.astype(np.float32)
+    lay = _resampling_setup(a, "linear", layout)[1]
+    b = _layouts.batch(a, lay)
+    k = b.ndim - 2
+    hint = lambda count: _layouts.size_hint(a.ndim, lay, count)   # noqa: E731
+    npdt = _result_type(dtype, b, "resample" if forward else "resample_backward")
+    o = None
+    if out is not None:
+        o = _out_arg.view(out)
+        _out_arg.check_apart(o, a)
+    if not forward:
+        if size is None:
+            raise invalid("give size: the spatial size of resample's input")
+        spec.check(k, forward=False)
+        r = _resize_modes.backward(spec, b, lay.last, _sizes(size, k, hint), npdt)
+    else:
+        spec.check(k, size is not None, factors is not None)
+        if size is not None and factors is not None:
+            raise invalid("give either size or factors")
+        if factors is not None:
+            size = _factor_sizes(b.shape[1:-1] if lay.last else b.shape[2:],
+                                 _factors(factors, k, hint))
+        r = _resize_modes.forward(spec, b, lay.last, None if size is None
+                                  else _sizes(size, k, hint), npdt)
+    r = r[(0,) * lay.added] if lay.added else r
+    if o is None:
+        return r
+    _out_arg.check_layout(o, r.shape, npdt, dtype is not None)
+    o[...] = r
+    return out
+
+
 def _resampling_setup(a, mode, layout):
     """The algorithm and the :class:`dnnl.arrays.layouts.Layout`, for the
     array ``a`` the kernels read."""
@@ -528,60 +572,13 @@ def _output(a, lay, spatial, dtype, o, what):
     return o, from_array(_logical(o, lay))
 
 
-def _sizes(size, k, hint=lambda count: ""):
-    """Output sizes: integers only, as every dim (docs/errors.md): a float,
-    even 4.0, is refused rather than truncated. ``hint(count)``: what to add
-    to the message when ``count`` sizes do not fit ``k`` spatial dims."""
-    if not isinstance(size, (list, tuple, range, np.ndarray)):
-        size = [size] * k
-    try:
-        out = list(integers(size, "size"))
-    except invalid_type as e:
-        raise wrong_type("%s: a size counts pixels (round it yourself, or pass "
-                         "factors= for a scale)" % e.message) from None
-    if len(out) != k:
-        raise invalid("%d sizes given for %d spatial dims%s" % (len(out), k, hint(len(out))))
-    if any(v < 0 for v in out):
-        raise invalid("sizes must be non-negative, not %s" % short(out))
-    return out
-
-
-_REAL = (int, float, np.integer, np.floating)
-
-
-def _factors(factors, k, hint=lambda count: ""):
-    """Scale factors: real numbers (no bool, no string); ``hint`` as for
-    :func:`_sizes`."""
-    if not isinstance(factors, (list, tuple, range, np.ndarray)):
-        factors = [factors] * k
-    for i, f in enumerate(factors):
-        if not isinstance(f, _REAL) or isinstance(f, (bool, np.bool_)):
-            raise wrong_type("factors[%d] must be a real number, not %s (%s)"
-                             % (i, a_type(f), short(f)))
-    if len(factors) != k:
-        raise invalid("%d factors given for %d spatial dims%s"
-                      % (len(factors), k, hint(len(factors))))
-    return [float(f) for f in factors]
-
-
-def _factor_sizes(spatial, factors):
-    """The output sizes of ``factors``: PyTorch's ``floor(in * f)`` in double
-    (``F.interpolate``'s rule), with each factor as given. The primitive's
-    own rule stays oneDNN's, ``trunc(in * f32(f))`` (10 x 0.7 gives 6 there,
-    ``0.7f`` being 0.699999988; 7 here)."""
-    out = []
-    for n, f in zip(spatial, factors):
-        v = float(n) * f
-        if not math.isfinite(v) or v < 0:
-            raise invalid("factor %r gives a %s output size: factors are finite and "
-                          "non-negative" % (f, v))
-        out.append(math.floor(v))
-    return out
-
-
 def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=None,
-             out=None):
-    """Resize the spatial dims of an image or a batch (oneDNN's forward resampling).
+             out=None, coordinate_transformation_mode=None, nearest_mode=None,
+             cubic_coeff_a=None, exclude_outside=None, antialias=None,
+             keep_aspect_ratio_policy=None, scales=None, roi=None, extrapolation_value=None,
+             align_corners=None):
+    """Resize the spatial dims of an image or a batch (oneDNN's forward
+    resampling, and every framework's resize mode: docs/resize_modes.md).
 
     Parameters
     ----------
@@ -598,27 +595,28 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=
         ``(width, height)``). Integers only: a float, even ``4.0``, is refused.
     factors : float or sequence of float, optional
         Instead of ``size``: ``out = floor(in * factor)`` in double, as
-        PyTorch's ``F.interpolate`` (not oneDNN's primitive, which rounds
-        the factor to f32 first: 10 x 0.7 gives 7 here, 6 there); the
-        coordinates are then mapped by the sizes (``in / out``), not by the
-        factor. PyTorch's ``F.interpolate(x, scale_factor=f)`` maps by
-        ``1 / f`` unless ``recompute_scale_factor=True``: the two agree when
-        ``in * f`` is whole (``f = 2``); otherwise ours is
+        PyTorch (oneDNN's primitive rounds the factor to f32 first: 10 x 0.7
+        is 6 there, 7 here), the coordinates then mapped by the sizes: ours is
         ``F.interpolate(x, scale_factor=f, recompute_scale_factor=True)``.
-    mode : {"linear", "nearest"}
+    mode : {"linear", "nearest", "cubic", "area", "box"}
         ``resampling_linear`` (bilinear / trilinear with half-pixel centres:
         PyTorch's ``"linear"`` / ``"bilinear"`` / ``"trilinear"`` with
         ``align_corners=False``) or ``resampling_nearest`` (the source index
         is ``round((o + 0.5) * in / out - 0.5)``, halves away from zero:
         PyTorch's ``"nearest-exact"``; PyTorch's ``"nearest"`` floors
-        ``o * in / out``, another rule). PyTorch's ``"bilinear"`` (2 spatial
-        dims), ``"trilinear"`` (3) and ``"nearest-exact"`` are accepted.
+        ``o * in / out``: ``coordinate_transformation_mode="asymmetric",
+        nearest_mode="floor"``). ``"cubic"``: Keys' cubic (A = -0.75);
+        ``"area"``: PyTorch's adaptive average; ``"box"``: the exact
+        area-overlap average (OpenCV's ``INTER_AREA`` when shrinking).
+        PyTorch's ``"bilinear"`` (2 spatial dims), ``"trilinear"`` (3),
+        ``"bicubic"`` (2) and ``"nearest-exact"`` are accepted; with them
+        ``antialias=True`` is PyTorch's (``exclude_outside=True``, and for
+        ``"bicubic"`` ``cubic_coeff_a=-0.5``).
     layout : str
-        Where the channels are. A batch, for any rank (3 to 5 dims) and in
-        any letter case: ``"nchw"`` (second dim; also ``"ncw"``,
-        ``"ncdhw"``, ``"channels_first"``) or ``"nhwc"`` (last dim; also
-        ``"nwc"``, ``"ndhwc"``, ``"channels_last"``); the name does not
-        check the rank: ``"nwc"`` on a 5-D array is ``"nhwc"``. One image: ``"hwc"``, ``"hw"``
+        Where the channels are. A batch, any rank, any letter case:
+        ``"nchw"`` (second dim; also ``"ncw"``, ``"ncdhw"``,
+        ``"channels_first"``) or ``"nhwc"`` (last dim; also ``"nwc"``,
+        ``"ndhwc"``, ``"channels_last"``). One image: ``"hwc"``, ``"hw"``
         (grayscale), ``"chw"``, read as a batch of one (a view: no copy).
         A 3-D array is N x C x W under the default: two sizes for it are
         refused, naming ``layout="hwc"``.
@@ -631,6 +629,18 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=
         of the result's shape and type, writable, no element shared with
         ``x``; a strided view is written through its strides. Checked
         before anything is written.
+    coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, \
+antialias, keep_aspect_ratio_policy, scales, roi, extrapolation_value
+        ONNX Resize's attributes (opset 19), named as there; ``scales``,
+        ``roi`` (the starts, then the ends) and ``size`` for the spatial dims
+        only. Not given: oneDNN's rules (``"half_pixel"``, nearest
+        ``"round_prefer_ceil"``; ONNX's default nearest_mode is
+        ``"round_prefer_floor"``). ``scales``: ONNX's ``out = floor(in *
+        scale)``, the coordinates mapped by the scale (unlike ``factors``).
+        Options that are oneDNN's two algorithms run its primitive; other
+        modes run separable weight tables, in f32.
+    align_corners : bool, optional
+        PyTorch's: ``True`` is ``coordinate_transformation_mode="align_corners"``.
 
     Returns
     -------
@@ -638,7 +648,8 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=
         ``out`` itself when given; else a new array in the same layout as
         ``x`` and of type ``dtype``, in ``x``'s memory order when ``x`` is
         dense (an NHWC buffer seen as NCHW, a torch ``channels_last``
-        tensor: PyTorch keeps the memory format too), else C-contiguous.
+        tensor: PyTorch keeps the memory format too; not in the modes
+        beyond oneDNN's), else C-contiguous.
 
     Raises
     ------
@@ -663,6 +674,11 @@ def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=
     >>> dnnl.resample(img, (3, 3), layout="hwc", dtype="f32")[1, 1]
     array([4.5, 5.5, 6.5], dtype=float32)
     """
+    mode, spec = _resize_modes.split(mode, (
+        coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, antialias,
+        keep_aspect_ratio_policy, scales, roi, extrapolation_value, align_corners))
+    if spec is not None:
+        return _resize(x, size, factors, layout, dtype, out, spec, True)
     if out is None:
         call = front.find(x, resample, size, factors, mode, layout, dtype)
         if call is not None:
@@ -703,8 +719,12 @@ def _forward(size, factors, mode, layout, dtype):
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=None,
-                      out=None):
-    """The gradient of :func:`resample` (oneDNN's backward resampling).
+                      out=None, coordinate_transformation_mode=None, nearest_mode=None,
+                      cubic_coeff_a=None, exclude_outside=None, antialias=None,
+                      keep_aspect_ratio_policy=None, scales=None, roi=None,
+                      extrapolation_value=None, align_corners=None):
+    """The gradient of :func:`resample` (oneDNN's backward resampling, and
+    the transposed weights of every other mode).
 
     Parameters
     ----------
@@ -713,8 +733,9 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=Non
         bf16, s32, s8 or u8 (float64 is rounded to f32, as for :func:`resample`).
     size : int or sequence of int
         The spatial size of :func:`resample`'s input (the gradient's size).
-    mode, layout, dtype, out
-        As for :func:`resample` (``dtype``: ``diff_src``'s data type).
+    mode, layout, dtype, out, and the other keyword arguments
+        As for :func:`resample` (``dtype``: ``diff_src``'s data type; with
+        ``scales``, ``size`` is still the input's).
 
     Returns
     -------
@@ -730,6 +751,11 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=Non
     >>> dnnl.resample_backward(np.ones((1, 1, 8), np.float32), 2)
     array([[[4., 4.]]], dtype=float32)
     """
+    mode, spec = _resize_modes.split(mode, (
+        coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, antialias,
+        keep_aspect_ratio_policy, scales, roi, extrapolation_value, align_corners))
+    if spec is not None:
+        return _resize(diff_dst, size, None, layout, dtype, out, spec, False)
     if out is None:
         call = front.find(diff_dst, resample_backward, size, mode, layout, dtype, None)
         if call is not None:

@@ -16,6 +16,8 @@ __all__ = ["from_array", "convert", "quantize", "dequantize", "resample",
 _ArrayIn = Union[npt.ArrayLike, Buffer, _SupportsDLPack, memory]
 # ours, then PyTorch's names for the same rules
 _Mode = Literal["linear", "nearest", "bilinear", "trilinear", "nearest-exact"]
+# the other frameworks' modes (docs/resize_modes.md)
+_ResizeMode = Literal["cubic", "bicubic", "area", "box"]
 _Size = Union[int, Sequence[int], None]
 _FactorsIn = Union[float, Sequence[float], None]
 
@@ -58,21 +60,41 @@ def resample(x: _Dask, size: _Size = ..., *, factors: _FactorsIn = ...,
              out: None = ...) -> _Dask: ...
 @overload
 def resample(x: _ArrayIn, size: _Size = ..., *, factors: _FactorsIn = ...,
-             mode: _Mode = ..., layout: str = ..., dtype: _DataTypeLike | None = ...,
-             out: _Out) -> _Out: ...
+             mode: _Mode | _ResizeMode = ..., layout: str = ...,
+             dtype: _DataTypeLike | None = ..., out: _Out,
+             coordinate_transformation_mode: str | None = ..., nearest_mode: str | None = ...,
+             cubic_coeff_a: float | None = ..., exclude_outside: bool | None = ...,
+             antialias: bool | None = ..., keep_aspect_ratio_policy: str | None = ...,
+             scales: _FactorsIn = ..., roi: Sequence[float] | None = ...,
+             extrapolation_value: float | None = ..., align_corners: bool | None = ...) -> _Out: ...
 @overload
 def resample(x: _ArrayIn, size: _Size = ..., *, factors: _FactorsIn = ...,
-             mode: _Mode = ..., layout: str = ..., dtype: _DataTypeLike | None = ...,
-             out: None = ...) -> npt.NDArray[Any]: ...
+             mode: _Mode | _ResizeMode = ..., layout: str = ...,
+             dtype: _DataTypeLike | None = ..., out: None = ...,
+             coordinate_transformation_mode: str | None = ..., nearest_mode: str | None = ...,
+             cubic_coeff_a: float | None = ..., exclude_outside: bool | None = ...,
+             antialias: bool | None = ..., keep_aspect_ratio_policy: str | None = ...,
+             scales: _FactorsIn = ..., roi: Sequence[float] | None = ...,
+             extrapolation_value: float | None = ..., align_corners: bool | None = ...) -> npt.NDArray[Any]: ...
 @overload
 def resample_backward(diff_dst: _Dask, size: int | Sequence[int], *,
                       mode: _Mode = ..., layout: str = ..., dtype: _DataTypeLike | None = ...,
                       out: None = ...) -> _Dask: ...
 @overload
-def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int], *, mode: _Mode = ...,
-                      layout: str = ..., dtype: _DataTypeLike | None = ...,
-                      out: _Out) -> _Out: ...
+def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int], *,
+                      mode: _Mode | _ResizeMode = ..., layout: str = ...,
+                      dtype: _DataTypeLike | None = ..., out: _Out,
+                      coordinate_transformation_mode: str | None = ..., nearest_mode: str | None = ...,
+                      cubic_coeff_a: float | None = ..., exclude_outside: bool | None = ...,
+                      antialias: bool | None = ..., keep_aspect_ratio_policy: str | None = ...,
+                      scales: _FactorsIn = ..., roi: Sequence[float] | None = ...,
+                      extrapolation_value: float | None = ..., align_corners: bool | None = ...) -> _Out: ...
 @overload
-def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int], *, mode: _Mode = ...,
-                      layout: str = ..., dtype: _DataTypeLike | None = ...,
-                      out: None = ...) -> npt.NDArray[Any]: ...
+def resample_backward(diff_dst: _ArrayIn, size: int | Sequence[int], *,
+                      mode: _Mode | _ResizeMode = ..., layout: str = ...,
+                      dtype: _DataTypeLike | None = ..., out: None = ...,
+                      coordinate_transformation_mode: str | None = ..., nearest_mode: str | None = ...,
+                      cubic_coeff_a: float | None = ..., exclude_outside: bool | None = ...,
+                      antialias: bool | None = ..., keep_aspect_ratio_policy: str | None = ...,
+                      scales: _FactorsIn = ..., roi: Sequence[float] | None = ...,
+                      extrapolation_value: float | None = ..., align_corners: bool | None = ...) -> npt.NDArray[Any]: ...

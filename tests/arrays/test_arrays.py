@@ -491,7 +491,8 @@ def test_resample_factors_and_types():
 
 
 @pytest.mark.parametrize("kw,err", [
-    ({"size": 4, "mode": "cubic"}, ValueError),
+    ({"size": 4, "mode": "bicubc"}, ValueError),
+    ({"size": 4, "mode": "cubic", "scales": 2.0}, ValueError),
     ({"size": 4, "layout": "nchwc"}, ValueError),
     ({"size": 4, "factors": 2.0}, ValueError),
     ({}, ValueError),
@@ -709,7 +710,7 @@ def test_layout_names_say_where_the_channels_are_for_every_rank(ndim):
         assert np.array_equal(dnnl.resample(x, 6, layout=name), first), name
     for name in ("nhwc", "nwc", "ndhwc", "channels_last", "NHWC", "NWC"):
         assert np.array_equal(dnnl.resample(xl, 6, layout=name), last), name
-    for bad in ("nchw16c", "hwc", "", "channels", None, 4):
+    for bad in ("nchw16c", "hwcn", "", "channels", None, 4):
         with pytest.raises(dnnl.error) as e:
             dnnl.resample(x, 6, layout=bad)
         assert isinstance(e.value, ValueError) and "where the channels are" in str(e.value)

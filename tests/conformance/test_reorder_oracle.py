@@ -45,9 +45,9 @@ behaviour -- and counted separately, never silently):
   (policy 4); the forced simple:any converts through f32 (s32 loses bits).
 * ``sub-byte layout`` also covers a non-dense s4/u4/f4 dst whose gap nibbles
   oneDNN's int4 kernel overwrites (elements verified equal).
-* ``sub-byte permuted dst``: an s4/u4/f4_e2m1 destination in a permuted
-  plain layout of rank >= 3 (``bac`` for [8, 8, 1]): oneDNN's kernel puts
-  nibbles in the wrong places. Our output is checked against the numpy
+* ``sub-byte permuted dst`` / ``src``: an s4/u4/f4_e2m1 destination (or
+  source) in a permuted plain layout of rank >= 3 (``bac`` for [8, 8, 1]):
+  oneDNN's kernel puts (or reads) nibbles in the wrong places. Our output is checked against the numpy
   reference on every problem.
 * ``jit:uni-only pair``: u8 -> f16, bf16 <-> f16, f8_e5m2 <-> f8_e4m3 have
   no simple:any (the forced runtime-dims pd is 3); their bytes are compared
@@ -212,9 +212,11 @@ def _value_category(p, got_o, got_u):
         if np.all(((a16 & 0x7fff) == 0) & ((b16 & 0x7fff) <= 0x0080)
                   & ((a16 & 0x8000) == (b16 & 0x8000))):
             return "bf16 subnormal"
-    if ddt in (R.S4, R.U4, R.F4_E2M1) and not dmd.inner_blks and dmd.ndims >= 3 and list(
-            dmd.strides) != sorted(dmd.strides, reverse=True):
-        return "sub-byte permuted dst"   # oneDNN misplaces nibbles; ours == reference
+    for md, which in ((dmd, "dst"), (smd, "src")):
+        if md.data_type in (R.S4, R.U4, R.F4_E2M1) and not md.inner_blks and md.ndims >= 3 \
+                and list(md.strides) != sorted(md.strides, reverse=True):
+            # oneDNN misplaces nibbles (writing or reading them); ours == reference
+            return "sub-byte permuted " + which
     return None
 
 
