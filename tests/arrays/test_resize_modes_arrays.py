@@ -1,0 +1,60 @@
+"""The modes beyond oneDNN's (cubic, area, box, ONNX's options) take what
+oneDNN's two take: single images (hwc, hw, chw), ``dtype=``, ``out=`` and
+factors with PyTorch's output size."""
+import numpy as np
+import pytest
+
+import dnnl
+
+pytestmark = pytest.mark.kernels
+
+RNG = np.random.default_rng(43)
+IMG = RNG.integers(0, 256, (9, 11, 3), dtype=np.uint8)
+MODES = [dict(mode="cubic"), dict(mode="box"), dict(mode="area"),
+         dict(mode="linear", antialias=True), dict(mode="bicubic", align_corners=True)]
+
+
+@pytest.mark.parametrize("kw", MODES, ids=lambda kw: "-".join(map(str, kw.values())))
+def test_an_image_is_its_batch_of_one(kw):
+    size = (5, 6)
+    hwc = dnnl.resample(IMG, size, layout="hwc", **kw)
+    assert np.array_equal(hwc, dnnl.resample(IMG[None], size, layout="nhwc", **kw)[0])
+    chw = np.ascontiguousarray(IMG.transpose(2, 0, 1))
+    assert np.array_equal(dnnl.resample(chw, size, layout="chw", **kw),
+                          dnnl.resample(chw[None], size, **kw)[0])
+    gray = np.ascontiguousarray(IMG[:, :, 0])
+    assert np.array_equal(dnnl.resample(gray, size, layout="hw", **kw),
+                          dnnl.resample(gray[None, None], size, **kw)[0, 0])
+    g = RNG.standard_normal((5, 6, 3)).astype(np.float32)
+    back = dnnl.resample_backward(g, (9, 11), layout="hwc", **kw)
+    assert np.array_equal(back, dnnl.resample_backward(g[None], (9, 11), layout="nhwc",
+                                                       **kw)[0])
+
+
+@pytest.mark.parametrize("kw", MODES[:3], ids=lambda kw: kw["mode"])
+def test_dtype_is_the_f32_result_converted_once(kw):
+    f32 = dnnl.resample(IMG.astype(np.float32), (5, 6), layout="hwc", **kw)
+    got = dnnl.resample(IMG, (5, 6), layout="hwc", dtype="f32", **kw)
+    assert got.dtype == np.float32 and np.array_equal(got, f32)
+    u8 = dnnl.resample(IMG.astype(np.float32), (5, 6), layout="hwc", dtype=np.uint8, **kw)
+    want = np.clip(np.rint(f32), 0, 255).astype(np.uint8)     # half to even, saturated
+    assert np.array_equal(u8, want)
+
+
+def test_out_is_written_and_returned_and_a_wrong_out_is_left_alone():
+    out = np.empty((5, 6, 3), np.uint8)
+    assert dnnl.resample(IMG, (5, 6), layout="hwc", mode="cubic", out=out) is out
+    assert np.array_equal(out, dnnl.resample(IMG, (5, 6), layout="hwc", mode="cubic"))
+    for bad in (np.full((5, 7, 3), 7, np.uint8), np.full((5, 6, 3), 7, np.float32)):
+        with pytest.raises(dnnl.error):
+            dnnl.resample(IMG, (5, 6), layout="hwc", mode="cubic", out=bad)
+        assert (bad == 7).all()
+    inplace = IMG.copy()
+    with pytest.raises(dnnl.error):
+        dnnl.resample(inplace, (9, 11), layout="hwc", mode="cubic", out=inplace)
+
+
+def test_factors_give_pytorch_sizes_in_every_mode():
+    x = np.zeros((1, 1, 10, 1000), np.float32)
+    for kw in MODES[:3]:
+        assert dnnl.resample(x, factors=(0.7, 0.29), **kw).shape == (1, 1, 7, 290)
