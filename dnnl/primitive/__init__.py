@@ -435,6 +435,8 @@ class primitive:
                              % type(self).__name__)
         if not isinstance(pd, primitive_desc):
             raise wrong_type("a primitive needs a primitive descriptor")
+        if args:
+            cache_blob_bytes(args[0])   # a blob of the wrong type: TypeError, whatever the pd
         want = self.primitive_desc
         if want is not None and not isinstance(pd, want):
             raise invalid("%s needs a %s.primitive_desc" % (type(self).__name__,
