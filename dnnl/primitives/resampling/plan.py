@@ -336,9 +336,11 @@ def _fwd_paths(d):
     in ``FwdSpec``'s docstring)."""
     nopo = not d.post_ops
     nruns = len(d.runs[0])
-    f32_rows = d.inner and not d.lazy_sw and d.sdt == F32
     sw = np.asarray(d.sWrow, dtype=np.int64)
     d.srow_unit = bool(sw.size and np.array_equal(sw, sw[0] + np.arange(sw.size)))
+    # rows whose W taps index unit-stride columns: f32 rows read in place,
+    # or decoded rows of a source whose W offsets are 0, 1, 2, ...
+    f32_rows = d.inner and not d.lazy_sw and (d.sdt == F32 or (d.srow_unit and sw[0] == 0))
     d.IWspan = int(max(np.max(d.s0[2]), np.max(d.s1[2]))) + 1 if d.inner else 0
     d.wdup2 = bool(f32_rows and not d.linear and d.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(d.OW) // 2))

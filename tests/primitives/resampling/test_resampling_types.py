@@ -127,3 +127,25 @@ def test_u8_rounds_half_to_even_and_saturates():
         # 6 -> 3 columns, linear: each output halfway between two inputs
         got = _run(LINEAR, x, (1, 3), "u8", "u8", tag, tag)
         assert got.tolist() == [0, 2, 254]
+
+
+@pytest.mark.parametrize("sdt,ddt", [("u8", "u8"), ("s8", "f32"), ("f16", "f16"),
+                                     ("bf16", "u8")])
+def test_decoded_rows_take_the_column_fast_paths(sdt, ddt):
+    """nchw rows of a typed source, decoded once, run the f32 rows' column
+    paths too (linear x2 along W, W halved, nearest x2), with the
+    reference's bytes."""
+    rng = np.random.default_rng(3)
+    for alg, ins, outs, prop in ((LINEAR, (5, 12), (9, 24), "x2_columns"),
+                                 (LINEAR, (6, 16), (4, 8), "halved_columns"),
+                                 (NEAREST, (6, 16), (5, 8), "halved_columns"),
+                                 (NEAREST, (4, 9), (7, 18), None)):
+        x = _source(rng, [2, 3] + list(ins), sdt, False)
+        plan = _plan(alg, x.shape, outs, sdt, ddt, "nchw")
+        if prop == "x2_columns":
+            assert plan.x2_columns != (0, 0)
+        elif prop:
+            assert getattr(plan, prop)
+        got = _run(alg, x, outs, sdt, ddt, "nchw", "nchw")
+        want = R.forward_codes(x, list(outs), alg, DTS[ddt]).ravel()
+        np.testing.assert_array_equal(got, want)
