@@ -14,7 +14,7 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
 from dnnl._core.dnnl_types cimport dnnl_binary, dnnl_eltwise, dnnl_f32, dnnl_sum
-from dnnl._kernels.cvt cimport load_f32, store_f32
+from dnnl._kernels.cvt cimport decode_run, encode_run, load_f32, store_f32
 from dnnl._kernels.postops cimport binary_op, eltwise_fwd
 
 
@@ -76,11 +76,8 @@ cdef inline void load_row(const uint8_t* base, int64_t off, const int64_t* tab, 
     (``unit``: ``tab[0] + i``) into f32 ``out``."""
     cdef int64_t i
     if unit:
-        if dt == dnnl_f32:
-            memcpy(out, base + (off + tab[0]) * 4, <size_t>L * 4)
-        else:
-            for i in range(L):
-                out[i] = load_f32(base, off + tab[0] + i, dt)
+        # one type switch, then a typed loop (vectorised for u8, s8, bf16)
+        decode_run(base, off + tab[0], L, dt, out)
     else:
         for i in range(L):
             out[i] = load_f32(base, off + tab[i], dt)
@@ -91,11 +88,7 @@ cdef inline void store_row(uint8_t* base, int64_t off, const int64_t* tab, bint 
     """``load_row``'s inverse: f32 ``vals`` converted once, at the store."""
     cdef int64_t i
     if unit:
-        if dt == dnnl_f32:
-            memcpy(base + (off + tab[0]) * 4, vals, <size_t>L * 4)
-        else:
-            for i in range(L):
-                store_f32(base, off + tab[0] + i, dt, vals[i])
+        encode_run(base, off + tab[0], L, dt, vals)
     else:
         for i in range(L):
             store_f32(base, off + tab[i], dt, vals[i])

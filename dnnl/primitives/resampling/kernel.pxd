@@ -3,7 +3,7 @@
 once from a plan's spec (``FwdPlan`` / ``BwdPlan`` in kernel.pyx) and read by
 every item of a run (``_kernel/fwd.pxi``, ``_kernel/bwd.pxi``). Declared
 here, beside the kernel, so that their fields are read in one place."""
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from dnnl._kernels.spatial cimport PostOps
 
@@ -24,6 +24,7 @@ cdef struct Fwd:
     const int64_t* i0W     # W tap indices (decoded rows)
     const int64_t* i1W
     const int64_t* sWrow   # src W offsets per input index
+    bint srow_unit         # sWrow[iw] == sWrow[0] + iw (rows decoded as one run)
     const float* wl[3]
     const float* wr[3]
     const int64_t* dN
@@ -59,6 +60,13 @@ cdef struct Fwd:
     int64_t stage          # > 0: a dense destination row has this many elements:
                            #   rows are built in the scratch, then streamed
                            #   (rs_stream_copy; linear: when misaligned)
+    int pix               # typed pixel rows (_kernel/fwd_pix.pxi): 0 not, 1 across
+                          #   pixels through the element tables pe*, 2 pixel by pixel
+    int64_t pix_srow      # elements of a (dense) source row
+    const int32_t* pe0    # pix == 1, per output element of a row: source element
+    const int32_t* pe1    #   offsets of the two W taps
+    const float* pew      #   and the W weights
+    const float* pem
     PostOps po
 
 

@@ -46,13 +46,13 @@ Inputs are validated by the caller; nothing here checks.
 import numpy as np
 
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uintptr_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from dnnl._kernels.cvt cimport load_f32, store_f32
+from dnnl._kernels.cvt cimport decode_run, encode_run, load_f32, store_f32
 from dnnl._core.dnnl_types cimport (dnnl_bf16, dnnl_binary, dnnl_eltwise, dnnl_f16,
-                                       dnnl_f32, dnnl_sum)
+                                       dnnl_f32, dnnl_s8, dnnl_sum, dnnl_u8)
 from dnnl._kernels.spatial cimport (MAX_POST_OPS, PostOps, apply_post_ops, axis_index,
                                      load_row, pack_post_ops, store_row, zero_offsets)
 from dnnl._platform.threads cimport max_threads, parallel_for
@@ -119,6 +119,10 @@ cdef extern from "resampling_kernels.h":
     void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
                     const int64_t* i1, float wh, float mh, const float* ww, const float* mw,
                     int64_t n) noexcept nogil
+    void rs_gather1_32(float* o, const float* r, const int32_t* i0, const int32_t* i1,
+                       const float* ww, const float* mw, int64_t n) noexcept nogil
+    void rs_gather0_32(float* o, const float* r, const int32_t* i0, int64_t n) noexcept nogil
+    void rs_take_u8(uint8_t* o, const uint8_t* r, const int32_t* i0, int64_t n) noexcept nogil
 
 DEF AHEAD = 4096        # bytes: how far ahead of its reads a row kernel prefetches
 
@@ -134,6 +138,8 @@ cdef inline const float* _pf(cnp.ndarray a):
 cdef inline const uint8_t* _pu8(cnp.ndarray a):
     return <const uint8_t*>cnp.PyArray_DATA(a)
 
+
+include "_kernel/fwd_pix.pxi"
 
 include "_kernel/fwd.pxi"
 
@@ -325,6 +331,11 @@ cdef class _Tables:
         self.keep.append(arr)
         return _pf(arr)
 
+    cdef const int32_t* i32(self, x):
+        arr = np.ascontiguousarray(x, dtype=np.int32)
+        self.keep.append(arr)
+        return <const int32_t*>cnp.PyArray_DATA(arr)
+
     cdef const uint8_t* u8(self, x):
         arr = np.ascontiguousarray(x, dtype=np.uint8)
         self.keep.append(arr)
@@ -357,6 +368,7 @@ cdef class FwdPlan(_Tables):
         p.i0W = self.i64(d.i0W)
         p.i1W = self.i64(d.i1W)
         p.sWrow = self.i64(d.sWrow)
+        p.srow_unit = d.srow_unit
         p.dN = self.i64(d.dN)
         p.dC = self.i64(d.dC)
         p.dW_unit = d.dW_unit
@@ -380,6 +392,10 @@ cdef class FwdPlan(_Tables):
         p.stage = d.stage
         p.srow_bytes = d.srow_bytes
         p.dpage_ahead = d.dpage_ahead
+        p.pix, p.pix_srow = d.pix, d.pix_srow
+        if d.pix_tabs is not None:
+            p.pe0, p.pe1 = self.i32(d.pix_tabs[0]), self.i32(d.pix_tabs[1])
+            p.pew, p.pem = self.f32(d.pix_tabs[2]), self.f32(d.pix_tabs[3])
 
     @property
     def path(self):
@@ -387,6 +403,12 @@ cdef class FwdPlan(_Tables):
         rows: nchw), "channels+copy" / "rows+copy" (repeated rows copied whole)."""
         return (("rows" if self.p.inner else "channels")
                 + ("+copy" if self.p.ngroups else ""))
+
+    @property
+    def pixel_rows(self):
+        """The typed pixel rows (_kernel/fwd_pix.pxi): 0 not used, 1 across
+        pixels (few channels), 2 pixel by pixel."""
+        return self.p.pix
 
     @property
     def lazy_w(self):
@@ -426,6 +448,9 @@ cdef class FwdPlan(_Tables):
         cdef int e
         # 10 rows of L, then the staging row (aligned to 64 bytes)
         cdef size_t nscr = (<size_t>(2 + 8) * <size_t>max(q.L, 1) + <size_t>q.stage + 16) * 4
+        if q.pix:
+            # the typed pixel rows: three source rows and an output row
+            nscr = max(nscr, <size_t>(3 * q.pix_srow + q.OW * q.C) * 4)
         cdef int nonfinite = 0
         q.src = <const uint8_t*>src
         q.dst = <uint8_t*>dst

@@ -155,11 +155,16 @@ class FwdSpec(PlanSpec):
     streamed; 0: none), ``srow_bytes`` (streamed nearest groups: the bytes
     of a source row, prefetched a group ahead), ``dpage_ahead`` (streamed
     linear rows: bytes ahead of the stores at which one line of each
-    destination page is prefetched; 0: none)."""
+    destination page is prefetched; 0: none); ``srow_unit`` (a source W
+    row is unit-stride: decoded as one run); ``pix`` (typed pixel rows,
+    ``_pixel_rows``: 0 not, 1 across pixels, 2 pixel by pixel), ``pix_srow``
+    (elements of a source row), ``pix_tabs`` (None, or per output element of
+    a row its two W taps' source offsets and weights)."""
     __slots__ = ("OD", "OH", "ddt", "sN", "sC", "s0", "s1", "i0W", "i1W", "sWrow", "wl",
                  "wr", "post_ops", "lazy_sw", "IWspan", "wdup2", "x2_columns",
                  "x2_weights", "halved", "row_groups", "row_bytes", "cdup2",
-                 "checks_outputs", "stream", "stage", "srow_bytes", "dpage_ahead")
+                 "checks_outputs", "stream", "stage", "srow_bytes", "dpage_ahead",
+                 "srow_unit", "pix", "pix_srow", "pix_tabs")
 
 
 class BwdSpec(PlanSpec):
@@ -331,7 +336,11 @@ def _fwd_paths(d):
     in ``FwdSpec``'s docstring)."""
     nopo = not d.post_ops
     nruns = len(d.runs[0])
-    f32_rows = d.inner and not d.lazy_sw and d.sdt == F32
+    sw = np.asarray(d.sWrow, dtype=np.int64)
+    d.srow_unit = bool(sw.size and np.array_equal(sw, sw[0] + np.arange(sw.size)))
+    # rows whose W taps index unit-stride columns: f32 rows read in place,
+    # or decoded rows of a source whose W offsets are 0, 1, 2, ...
+    f32_rows = d.inner and not d.lazy_sw and (d.sdt == F32 or (d.srow_unit and sw[0] == 0))
     d.IWspan = int(max(np.max(d.s0[2]), np.max(d.s1[2]))) + 1 if d.inner else 0
     d.wdup2 = bool(f32_rows and not d.linear and d.OW % 2 == 0
                    and np.array_equal(d.s0[2], np.arange(d.OW) // 2))
@@ -361,6 +370,7 @@ def _fwd_paths(d):
     d.checks_outputs = bool(d.inner == 0 and d.linear and d.k <= 2 and nruns == 1
                             and d.runs[2][0] and d.runs[3][0] and nopo
                             and d.sdt == F32 and d.ddt == F32)
+    _pixel_rows(d)
     in_span = _span([d.sN, d.sC] + [[d.s0[a], d.s1[a]] for a in range(3)])
     out_span = _span([d.dN, d.dC] + list(d.dS))
     d.scan = _scan_mode(d.linear and d.k < 3, d.ddt == F32 and nopo, in_span, out_span)
@@ -379,6 +389,39 @@ def _fwd_paths(d):
     d.srow_bytes = (int(np.max(d.s0[2])) + d.C) * 4 if d.stream and groups else 0
     # streamed linear rows touch each destination page ahead of their stores
     d.dpage_ahead = DPAGE_AHEAD if d.stream and not groups else 0
+
+
+PIX_TYPES = (F32, int(data_type.u8), int(data_type.s8), int(data_type.f16),
+             int(data_type.bf16))
+PIX_FEW = 8         # fewer channels than this: the W step runs across pixels
+
+
+def _pixel_rows(d):
+    """The typed pixel rows (``pix``): 1-D/2-D channel runs of all channels,
+    dense rows on both sides (source pixels C elements apart), no post-ops,
+    u8/s8/f16/bf16/f32 on each side but not f32 to f32 (its plain rows)."""
+    d.pix, d.pix_srow, d.pix_tabs = 0, 0, None
+    sw = np.asarray(d.sWrow, dtype=np.int64)
+    C, runs = d.C, d.runs
+    if not (d.inner == 0 and d.k <= 2 and not d.post_ops and d.sdt in PIX_TYPES
+            and d.ddt in PIX_TYPES and (d.sdt, d.ddt) != (F32, F32) and len(runs[0]) == 1
+            and int(runs[0][0]) == 0 and runs[2][0] and int(np.asarray(d.sC)[0]) == 0
+            and _dense_rows(d) and np.array_equal(sw, np.arange(d.IW) * C)
+            and 0 < d.IW * C < 2 ** 31):
+        return
+    d.pix_srow = d.IW * C
+    d.pix = 1 if C < PIX_FEW else 2
+    if d.pix == 1:
+        c = np.arange(C, dtype=np.int64)
+        s0 = np.asarray(d.s0[2], dtype=np.int64)
+        s1 = np.asarray(d.s1[2], dtype=np.int64)
+        wl = np.asarray(d.wl[2], dtype=np.float32)
+        wr = np.asarray(d.wr[2], dtype=np.float32)
+        if not d.linear:
+            s1, wl, wr = s0, np.ones(d.OW, np.float32), np.zeros(d.OW, np.float32)
+        d.pix_tabs = ((s0[:, None] + c).ravel().astype(np.int32),
+                      (s1[:, None] + c).ravel().astype(np.int32),
+                      np.repeat(wl, C), np.repeat(wr, C))
 
 
 def _dense_rows(d):

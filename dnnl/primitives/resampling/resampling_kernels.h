@@ -567,4 +567,24 @@ static void rs_gather2(float* __restrict o, const float* __restrict r0,
         o[i] = x0 * ww[i] + x1 * mw[i];
     }
 }
+/* Pixel rows of few channels (typed pixel rows, _kernel/fwd_pix.pxi): one
+   output element per table entry, so the loops vectorise across pixels
+   (gathers) rather than across the few channels of a pixel. i0 / i1 are
+   element offsets into a decoded source row, ww / mw the W weights of each
+   element's pixel: the operations of rs_lerp_px / rs_bilerp_px's last step. */
+static void rs_gather1_32(float* __restrict o, const float* __restrict r,
+                          const int32_t* __restrict i0, const int32_t* __restrict i1,
+                          const float* __restrict ww, const float* __restrict mw,
+                          int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]] * ww[i] + r[i1[i]] * mw[i];
+}
+static void rs_gather0_32(float* __restrict o, const float* __restrict r,
+                          const int32_t* __restrict i0, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
+}
+/* Nearest between equal one-byte types (u8, s8): the bytes themselves. */
+static void rs_take_u8(uint8_t* __restrict o, const uint8_t* __restrict r,
+                       const int32_t* __restrict i0, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
+}
 #endif

@@ -159,6 +159,8 @@ cdef void _fwd_c_item(const Fwd* p, int64_t item, float* scratch) noexcept nogil
     cdef bint direct
     cdef float* dptr
     cdef const float* sf = <const float*>p.src
+    if _fwd_pix_row(p, n, od, oh, scratch):
+        return
     if _fwd_c_plain(p, n, od, oh, _stage(p, scratch) if p.stage and p.linear else NULL):
         return
     for ow in range(p.OW):
@@ -348,6 +350,9 @@ cdef void _fwd_w_row(const Fwd* p, int64_t n, int64_t c, int64_t od, int64_t oh,
                 + (p.s1[1] if kh else p.s0[1])[oh])
         if f32src:
             rows[t] = (<const float*>p.src) + base
+        elif p.srow_unit:
+            decode_run(p.src, base + p.sWrow[0], p.IW, p.sdt, bufs + t * p.L)
+            rows[t] = bufs + t * p.L
         else:
             for iw in range(p.IW):
                 bufs[t * p.L + iw] = load_f32(p.src, base + p.sWrow[iw], p.sdt)

@@ -1,0 +1,151 @@
+"""Resampling forward over integer and half types without post-ops (the
+typed paths: rows and pixels loaded and stored with one type switch, converted
+in registers), pinned against the numpy reference (dnnl.testing): u8, s8,
+f16, bf16 and f32 on either side, nhwc-like layouts with 1-4 channels
+(images) and many, nchw-like layouts, 1-D to 3-D, nearest and linear, and
+inf/NaN in half-type sources (ref:any's 3-D form)."""
+import numpy as np
+import pytest
+
+import dnnl
+from dnnl.resampling import resampling_forward
+from dnnl.testing import dtypes as D
+from dnnl.testing import resampling as R
+
+pytestmark = pytest.mark.kernels
+
+A = dnnl.algorithm
+NEAREST, LINEAR = A.resampling_nearest, A.resampling_linear
+ENG = dnnl.engine(dnnl.engine.kind.cpu, 0)
+STREAM = dnnl.stream(ENG)
+DTS = {"f32": D.F32, "bf16": D.BF16, "f16": D.F16, "s8": D.S8, "u8": D.U8}
+TAGS = {3: ("nwc", "ncw"), 4: ("nhwc", "nchw"), 5: ("ndhwc", "ncdhw")}
+SIZES = {1: [(7, 16), (16, 7), (9, 9), (5, 1), (1, 4)],
+         2: [((5, 7), (11, 16)), ((8, 10), (4, 5)), ((6, 9), (13, 4)), ((3, 4), (6, 8)),
+             ((1, 5), (2, 9))],
+         3: [((3, 4, 5), (5, 7, 3))]}
+
+
+def _run(alg, x, outs, sdt, ddt, stag, dtag):
+    smd = dnnl.memory.desc(list(x.shape), sdt, stag)
+    dmd = dnnl.memory.desc(list(x.shape[:2]) + list(outs), ddt, dtag)
+    pd = resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference, alg,
+                                           smd, dmd)
+    s, d = dnnl.memory(smd, ENG), dnnl.memory(dmd, ENG)
+    s.from_numpy(x)
+    d.map_data(np.uint8)[:] = 0x7B             # garbage: must be overwritten
+    resampling_forward(pd).execute(STREAM, {dnnl.DNNL_ARG_SRC: s, dnnl.DNNL_ARG_DST: d})
+    return D.encode(np.asarray(d.to_numpy()).astype(np.float32).ravel(), DTS[ddt])
+
+
+def _plan(alg, shape, outs, sdt, ddt, tag):
+    smd = dnnl.memory.desc(list(shape), sdt, tag)
+    dmd = dnnl.memory.desc(list(shape[:2]) + list(outs), ddt, tag)
+    return resampling_forward.primitive_desc(ENG, dnnl.prop_kind.forward_inference, alg,
+                                             smd, dmd)._plan()
+
+
+def test_images_take_the_typed_pixel_rows():
+    """nhwc u8 (and the other typed pairs) runs across pixels with 2-7
+    channels, pixel by pixel with more; f32 to f32, nchw and 3-D do not
+    (one channel: nhwc is nchw, the rows path's decoded rows)."""
+    for alg in (NEAREST, LINEAR):
+        assert _plan(alg, [1, 1, 6, 8], (9, 5), "u8", "u8", "nhwc").path == "rows"
+        for c, want in ((2, 1), (3, 1), (4, 1), (7, 1), (8, 2), (64, 2)):
+            for sdt, ddt in (("u8", "u8"), ("s8", "f16"), ("bf16", "bf16"), ("f32", "u8")):
+                assert _plan(alg, [1, c, 6, 8], (9, 5), sdt, ddt, "nhwc").pixel_rows == want
+        assert _plan(alg, [1, 3, 6], (9,), "u8", "u8", "nwc").pixel_rows == 1
+        assert _plan(alg, [1, 3, 6, 8], (9, 5), "f32", "f32", "nhwc").pixel_rows == 0
+        assert _plan(alg, [1, 3, 6, 8], (9, 5), "u8", "u8", "nchw").pixel_rows == 0
+        assert _plan(alg, [1, 3, 4, 6, 8], (3, 9, 5), "u8", "u8", "ndhwc").pixel_rows == 0
+
+
+def _source(rng, dims, sdt, special):
+    if sdt == "u8":
+        x = rng.integers(0, 256, dims).astype(np.float32)
+    elif sdt == "s8":
+        x = rng.integers(-128, 128, dims).astype(np.float32)
+    else:
+        x = (rng.standard_normal(dims) * 60).astype(np.float32)
+    if special:
+        flat = x.reshape(-1)
+        idx = rng.choice(flat.size, size=min(3, flat.size), replace=False)
+        flat[idx] = np.array([np.inf, -np.inf, np.nan], np.float32)[:idx.size]
+    return D.decode(D.encode(x.ravel(), DTS[sdt]), DTS[sdt]).reshape(dims)
+
+
+def _same_codes(got, want, dt):
+    """The same codes, except that a NaN matches a NaN of either sign or
+    payload (which NaN an inf - inf gives is not pinned here)."""
+    nan = np.isnan(D.decode(want, DTS[dt]))
+    np.testing.assert_array_equal(np.isnan(D.decode(got, DTS[dt])), nan)
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+
+
+@pytest.mark.parametrize("c", [1, 2, 3, 4, 5, 8, 19, 64])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_typed_forward_matches_the_reference(c, k):
+    rng = np.random.default_rng(100 * c + k)
+    pairs = [("u8", "u8"), ("s8", "s8"), ("f16", "f16"), ("bf16", "bf16"), ("u8", "f32"),
+             ("f32", "u8"), ("f16", "s8"), ("bf16", "u8"), ("s8", "f16"), ("u8", "bf16")]
+    for ins, outs in SIZES[k]:
+        ins, outs = ((ins,), (outs,)) if k == 1 else (ins, outs)
+        for sdt, ddt in pairs:
+            for alg in (NEAREST, LINEAR):
+                tags = TAGS[k + 2]
+                stag, dtag = tags[rng.integers(0, 2)], tags[rng.integers(0, 2)]
+                if rng.random() < 0.6:
+                    stag = dtag = tags[0]       # channels last on both sides: images
+                x = _source(rng, [int(rng.integers(1, 3)), c] + list(ins), sdt, False)
+                got = _run(alg, x, outs, sdt, ddt, stag, dtag)
+                want = R.forward_codes(x, list(outs), alg, DTS[ddt])
+                np.testing.assert_array_equal(got, want.ravel(),
+                                              err_msg=f"{sdt}->{ddt} {stag}->{dtag} {alg}")
+
+
+@pytest.mark.parametrize("sdt,ddt", [("f16", "f16"), ("bf16", "bf16"), ("f16", "u8"),
+                                     ("bf16", "f32")])
+@pytest.mark.parametrize("c", [1, 3, 4, 16])
+def test_typed_forward_nonfinite_matches_the_reference(sdt, ddt, c):
+    """inf/NaN in a half-type source: ref:any's 3-D form (an inf meets a
+    phantom zero weight and gives NaN), in every layout pair."""
+    rng = np.random.default_rng(7 * c)
+    for k, (ins, outs) in ((1, ((6,), (13,))), (2, ((5, 6), (9, 4))), (2, ((4, 4), (8, 8)))):
+        for stag in TAGS[k + 2]:
+            for alg in (NEAREST, LINEAR):
+                x = _source(rng, [1, c] + list(ins), sdt, True)
+                got = _run(alg, x, outs, sdt, ddt, stag, TAGS[k + 2][0])
+                want = R.forward_codes(x, list(outs), alg, DTS[ddt]).ravel()
+                _same_codes(got, want, ddt)
+
+
+def test_u8_rounds_half_to_even_and_saturates():
+    """u8 results are f32 results rounded half to even: 0 and 1 at weights
+    1/2 give 0.5 -> 0; 1 and 2 give 1.5 -> 2; 254, 255 stay in range."""
+    x = np.array([0, 1, 1, 2, 254, 255], np.float32).reshape(1, 1, 1, 6)
+    for tag in ("nhwc", "nchw"):
+        # 6 -> 3 columns, linear: each output halfway between two inputs
+        got = _run(LINEAR, x, (1, 3), "u8", "u8", tag, tag)
+        assert got.tolist() == [0, 2, 254]
+
+
+@pytest.mark.parametrize("sdt,ddt", [("u8", "u8"), ("s8", "f32"), ("f16", "f16"),
+                                     ("bf16", "u8")])
+def test_decoded_rows_take_the_column_fast_paths(sdt, ddt):
+    """nchw rows of a typed source, decoded once, run the f32 rows' column
+    paths too (linear x2 along W, W halved, nearest x2), with the
+    reference's bytes."""
+    rng = np.random.default_rng(3)
+    for alg, ins, outs, prop in ((LINEAR, (5, 12), (9, 24), "x2_columns"),
+                                 (LINEAR, (6, 16), (4, 8), "halved_columns"),
+                                 (NEAREST, (6, 16), (5, 8), "halved_columns"),
+                                 (NEAREST, (4, 9), (7, 18), None)):
+        x = _source(rng, [2, 3] + list(ins), sdt, False)
+        plan = _plan(alg, x.shape, outs, sdt, ddt, "nchw")
+        if prop == "x2_columns":
+            assert plan.x2_columns != (0, 0)
+        elif prop:
+            assert getattr(plan, prop)
+        got = _run(alg, x, outs, sdt, ddt, "nchw", "nchw")
+        want = R.forward_codes(x, list(outs), alg, DTS[ddt]).ravel()
+        np.testing.assert_array_equal(got, want)
