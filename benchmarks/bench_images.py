@@ -13,7 +13,8 @@ machine's load hits all of them; "ours / cv2" is the median [quartiles] of
 the per-sample ratios (< 1: we are faster).
 
 Run: ``python benchmarks/bench_images.py [--repeat 30] [--threads N]``
-(``--threads 1`` also sets OpenCV's and PyTorch's thread counts).
+(``--threads 1`` also sets OpenCV's and PyTorch's thread counts);
+``--import-from build/ab/<commit>`` times an older build (ab.py makes them).
 """
 import argparse
 import os
@@ -26,7 +27,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from bench_calls import checkout_first  # noqa: E402
 
-checkout_first()   # this checkout's dnnl when it is built in place
+if "--import-from" in sys.argv:     # an older build (ab.py's build/ab/<commit>)
+    sys.path.insert(0, sys.argv[sys.argv.index("--import-from") + 1])
+else:
+    checkout_first()   # this checkout's dnnl when it is built in place
 import dnnl  # noqa: E402
 
 try:
@@ -61,10 +65,34 @@ def image(dtype, shape, seed=0):
     return rng.random(shape, dtype=np.float32) * 255
 
 
+def _has_hwc():
+    try:
+        dnnl.resample(np.zeros((2, 2, 1), np.uint8), (2, 2), layout="hwc")
+        return True
+    except dnnl.error:
+        return False
+
+
+def ours(out, mode):
+    """dnnl.resample of one image, as the docs of the build under test say:
+    ``layout="hwc"``, or before it existed the batch of one, ``img[None]``."""
+    if _has_hwc():
+        return lambda a: dnnl.resample(a, out, mode=mode, layout="hwc")
+    return lambda a: dnnl.resample(a[None], out, mode=mode, layout="nhwc")[0]
+
+
+def set_threads(n):
+    if hasattr(dnnl, "set_num_threads"):
+        dnnl.set_num_threads(n)
+    else:       # builds before the public setter
+        from dnnl._platform import threads
+        threads.set_limit(n)
+
+
 def peers(img, out, mode):
     """The calls of one row: name -> a function of an image."""
     h, w = out
-    calls = {"ours": lambda a: dnnl.resample(a, out, mode=mode, layout="hwc")}
+    calls = {"ours": ours(out, mode)}
     if cv2 is not None:
         flag = cv2.INTER_LINEAR if mode == "linear" else cv2.INTER_NEAREST_EXACT
         calls["cv2"] = lambda a: cv2.resize(a, (w, h), interpolation=flag)
@@ -114,15 +142,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=30)
     ap.add_argument("--threads", type=int, default=0, help="0: each library's default")
+    ap.add_argument("--import-from", metavar="DIR",
+                    help="time the dnnl built in DIR (an older revision) instead")
     args = ap.parse_args(argv)
     if args.threads:
-        dnnl.set_num_threads(args.threads)
+        set_threads(args.threads)
         if cv2 is not None:
             cv2.setNumThreads(args.threads)
         if torch is not None:
             torch.set_num_threads(args.threads)
-    print("dnnl %s; cv2 %s; PIL %s; torch %s; threads %s" % (
-        dnnl.__version__, getattr(cv2, "__version__", "absent"),
+    print("dnnl %s from %s; cv2 %s; PIL %s; torch %s; threads %s" % (
+        dnnl.__version__, os.path.dirname(os.path.dirname(dnnl.__file__)),
+        getattr(cv2, "__version__", "absent"),
         getattr(Image, "__version__", "absent") if Image else "absent",
         getattr(torch, "__version__", "absent"), args.threads or "default"))
     for name, dtype, shape, out, mode in ROWS:
