@@ -79,6 +79,7 @@ cdef extern from "resampling_kernels.h":
     uintptr_t rs_prefetch_to(uintptr_t cursor, uintptr_t end) noexcept nogil
     uintptr_t rs_touch_pages(uintptr_t cursor, uintptr_t end) noexcept nogil
     void rs_flag(int* f) noexcept nogil
+    bint rs_any_nonfinite(const float* a, int64_t n) noexcept nogil
     void rs_lerp1(float* o, const float* a, const float* b, float w, float m,
                   int64_t n) noexcept nogil
     void rs_lerp2(float* o, const float* c00, const float* c01, const float* c10,

@@ -399,12 +399,14 @@ PIX_FEW = 8         # fewer channels than this: the W step runs across pixels
 def _pixel_rows(d):
     """The typed pixel rows (``pix``): 1-D/2-D channel runs of all channels,
     dense rows on both sides (source pixels C elements apart), no post-ops,
-    u8/s8/f16/bf16/f32 on each side but not f32 to f32 (its plain rows)."""
+    u8/s8/f16/bf16/f32 on each side; f32 to f32 only with fewer than
+    PIX_FEW channels (with more, its plain rows are faster)."""
     d.pix, d.pix_srow, d.pix_tabs = 0, 0, None
     sw = np.asarray(d.sWrow, dtype=np.int64)
     C, runs = d.C, d.runs
     if not (d.inner == 0 and d.k <= 2 and not d.post_ops and d.sdt in PIX_TYPES
-            and d.ddt in PIX_TYPES and (d.sdt, d.ddt) != (F32, F32) and len(runs[0]) == 1
+            and d.ddt in PIX_TYPES and ((d.sdt, d.ddt) != (F32, F32) or C < PIX_FEW)
+            and len(runs[0]) == 1
             and int(runs[0][0]) == 0 and runs[2][0] and int(np.asarray(d.sC)[0]) == 0
             and _dense_rows(d) and np.array_equal(sw, np.arange(d.IW) * C)
             and 0 < d.IW * C < 2 ** 31):

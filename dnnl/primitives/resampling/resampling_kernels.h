@@ -179,6 +179,13 @@ static inline int64_t rs_stream_upto(float* __restrict o, const float* __restric
 }
 /* Sets the flag an item found an inf/NaN in (items run on several threads). */
 static inline void rs_flag(int* f) { __atomic_store_n(f, 1, __ATOMIC_RELAXED); }
+/* Whether any of n floats is an inf or a NaN (RS_NONFINITE over a row the
+   typed pixel rows made, before it is stored or encoded). */
+static inline int rs_any_nonfinite(const float* __restrict a, int64_t n) {
+    uint32_t acc = 0;
+    for (int64_t i = 0; i < n; i++) RS_NONFINITE(acc, a[i]);
+    return (acc >> 31) != 0;
+}
 static void rs_lerp1(float* __restrict o, const float* __restrict a,
                            const float* __restrict b, float w, float m, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;

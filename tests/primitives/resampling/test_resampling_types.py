@@ -47,7 +47,8 @@ def _plan(alg, shape, outs, sdt, ddt, tag):
 
 def test_images_take_the_typed_pixel_rows():
     """nhwc u8 (and the other typed pairs) runs across pixels with 2-7
-    channels, pixel by pixel with more; f32 to f32, nchw and 3-D do not
+    channels, pixel by pixel with more; f32 to f32 with 8 or more channels
+    (its plain rows), nchw and 3-D do not
     (one channel: nhwc is nchw, the rows path's decoded rows)."""
     for alg in (NEAREST, LINEAR):
         assert _plan(alg, [1, 1, 6, 8], (9, 5), "u8", "u8", "nhwc").path == "rows"
@@ -55,7 +56,8 @@ def test_images_take_the_typed_pixel_rows():
             for sdt, ddt in (("u8", "u8"), ("s8", "f16"), ("bf16", "bf16"), ("f32", "u8")):
                 assert _plan(alg, [1, c, 6, 8], (9, 5), sdt, ddt, "nhwc").pixel_rows == want
         assert _plan(alg, [1, 3, 6], (9,), "u8", "u8", "nwc").pixel_rows == 1
-        assert _plan(alg, [1, 3, 6, 8], (9, 5), "f32", "f32", "nhwc").pixel_rows == 0
+        assert _plan(alg, [1, 3, 6, 8], (9, 5), "f32", "f32", "nhwc").pixel_rows == 1
+        assert _plan(alg, [1, 8, 6, 8], (9, 5), "f32", "f32", "nhwc").pixel_rows == 0
         assert _plan(alg, [1, 3, 6, 8], (9, 5), "u8", "u8", "nchw").pixel_rows == 0
         assert _plan(alg, [1, 3, 4, 6, 8], (3, 9, 5), "u8", "u8", "ndhwc").pixel_rows == 0
 

@@ -1,14 +1,16 @@
 # The resampling kernel's typed pixel rows (included by kernel.pyx): channel
 # runs (nhwc-like) of dense rows on both sides, no post-ops, 1-D or 2-D, an
-# integer or half type on either side (f32 to f32 has its own plain rows,
-# _fwd_c_plain). One output row per item: each source row it reads is
-# decoded to f32 once, with one type switch (decode_run: typed loops that
-# convert in vector registers), the H taps interpolated once per source
-# column (rs_lerp1: the first step of rs_bilerp_px, the same operations),
-# the W taps per output element, and the row encoded once (encode_run).
-# With few channels (``pix == 1``) the W step reads per-element tables, so
-# it runs across pixels; with many (``pix == 2``) pixel by pixel, across
-# channels. The results are those of the generic channel path, bit for bit.
+# integer or half type on either side, or f32 to f32 with few channels
+# (with many, its own plain rows: _fwd_c_plain). One output row per item:
+# each source row it reads is decoded to f32 once, with one type switch
+# (decode_run: typed loops that convert in vector registers), the H taps
+# interpolated once per source column (rs_lerp1: the first step of
+# rs_bilerp_px, the same operations), the W taps per output element, and the
+# row encoded once (encode_run). With few channels (``pix == 1``) the W step
+# reads per-element tables, so it runs across pixels; with many
+# (``pix == 2``) pixel by pixel, across channels. The results are those of
+# the generic channel path, bit for bit; f32 rows report an inf/NaN they
+# store as the plain rows do (``nonfinite``: the 3-D rerun).
 
 
 cdef inline const float* _pix_src_row(const Fwd* p, int64_t off, float* buf) noexcept nogil:
@@ -66,6 +68,9 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
             for ow in range(p.OW):
                 rs_lerp1(o + ow * C, r0 + p.s0[2][ow], r0 + p.s1[2][ow], p.wl[2][ow],
                          p.wr[2][ow], C)
+        if p.nonfinite != NULL and rs_any_nonfinite(o, M):
+            # the plan checks outputs (f32 rows): the same report as theirs
+            rs_flag(p.nonfinite)
     if p.ddt != dnnl_f32:
         encode_run(p.dst, dbase, M, p.ddt, o)
     return True
