@@ -426,7 +426,7 @@ def _resize(x, size, factors, layout, dtype, out, spec, forward):
         raise unimpl("the modes beyond oneDNN's two take no dask array yet: pass "
                      "x.compute(), or map dnnl.resample over its blocks yourself")
     a = as_numpy(x)
-    if a.dtype in (np.float64, np.longdouble):
+    if a.dtype.kind == "f" and a.dtype.itemsize >= 8:     # f64 and longdouble, any order
         a = a.astype(np.float32)
     lay = _resampling_setup(a, "linear", layout)[1]
     b = _layouts.batch(a, lay)
@@ -548,7 +548,7 @@ def _result_type(dtype, a, what):
     """The numpy dtype of the result of ``a`` (what the kernels read): ``a``'s,
     or that of the data type ``dtype`` (the primitive converts to it)."""
     if dtype is None:
-        return a.dtype
+        return a.dtype.newbyteorder("=")        # results are in native order
     ddt = _dtypes.as_data_type(dtype)
     from dnnl.primitives.resampling.primitive import SUPPORTED
     if ddt not in SUPPORTED:

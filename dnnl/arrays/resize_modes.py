@@ -202,6 +202,15 @@ def _to(r, dtype):
     return np.ascontiguousarray(r.astype(dtype))
 
 
+def _zeros(a, axes, spatial, dtype):
+    """The result of an empty resize: ``a``'s shape with ``spatial`` at ``axes``
+    (no output element, or no input element to take a gradient to)."""
+    shape = list(a.shape)
+    for i, n in zip(axes, spatial):
+        shape[i] = n
+    return np.zeros(shape, dtype or a.dtype)
+
+
 def forward(spec, a, last, size, dtype=None):
     """Resize the array ``a`` (channels last: ``last``) to the spatial
     ``size`` (a list, or None when the spec has scales), the result in the
@@ -212,6 +221,8 @@ def forward(spec, a, last, size, dtype=None):
     if 0 in in_spatial and 0 not in out_spatial:
         raise invalid("the input's spatial size %s is empty: nothing to resample %s from"
                       % (short(list(in_spatial)), short(list(out_spatial))))
+    if 0 in out_spatial:
+        return _zeros(a, axes, out_spatial, dtype)
     tables = _tables(spec.key, in_spatial, tuple(out_spatial), tuple(scales))
     return _to(_plan.forward(a.astype(np.float32), axes, tables), dtype or a.dtype)
 
@@ -230,11 +241,8 @@ def backward(spec, a, last, in_size, dtype=None):
     if list(out_spatial) != got:
         raise invalid("the gradient's spatial size %s is not the output %s of resizing %s"
                       % (short(got), short(list(out_spatial)), short(list(in_spatial))))
-    if 0 in out_spatial and 0 not in in_spatial:
-        shape = list(a.shape)
-        for i, n in zip(axes, in_spatial):
-            shape[i] = n
-        return np.zeros(shape, dtype or a.dtype)
+    if 0 in out_spatial or 0 in in_spatial:
+        return _zeros(a, axes, in_spatial, dtype)
     tables = _tables(spec.key, in_spatial, tuple(out_spatial), tuple(scales))
     return _to(_plan.backward(a.astype(np.float32), axes, tables), dtype or a.dtype)
 

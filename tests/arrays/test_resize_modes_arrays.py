@@ -58,3 +58,22 @@ def test_factors_give_pytorch_sizes_in_every_mode():
     x = np.zeros((1, 1, 10, 1000), np.float32)
     for kw in MODES[:3]:
         assert dnnl.resample(x, factors=(0.7, 0.29), **kw).shape == (1, 1, 7, 290)
+
+
+@pytest.mark.parametrize("kw", MODES, ids=lambda kw: "-".join(map(str, kw.values())))
+def test_empty_sizes_and_foreign_byte_orders(kw):
+    """An output size of 0 is an empty result and an empty input's gradient
+    is empty, as with oneDNN's two modes (no division by zero); a big-endian
+    input gives the native-order result of its values, f64 read as f32."""
+    x = RNG.standard_normal((1, 2, 4, 5)).astype(np.float32)
+    assert dnnl.resample(x, (0, 3), **kw).shape == (1, 2, 0, 3)
+    assert dnnl.resample(x[:, :, :0], (0, 3), **kw).shape == (1, 2, 0, 3)
+    g = dnnl.resample_backward(np.zeros((1, 2, 0, 3), np.float32), (4, 5), **kw)
+    assert g.shape == (1, 2, 4, 5) and not g.any()
+    assert dnnl.resample_backward(np.zeros((1, 2, 3, 1), np.float32), (0, 5),
+                                  **kw).shape == (1, 2, 0, 5)
+    want = dnnl.resample(x, (3, 7), **kw)
+    for foreign in (x.astype(">f4"), x.astype(">f8"), x.astype("<f8")):
+        got = dnnl.resample(foreign, (3, 7), **kw)
+        assert got.dtype == np.dtype(np.float32) and got.dtype.isnative
+        assert got.tobytes() == want.tobytes()

@@ -154,20 +154,31 @@ def test_dequantize(case, dtype):
     _check(lambda a: dnnl.dequantize(a, 0.5, 2, dtype=dtype), view, label)
 
 
+# oneDNN's two algorithms, and the modes beyond them (the resize plans of
+# dnnl/primitives/resize/, a path of their own through the array layer)
+MODES = [{"mode": "linear"}, {"mode": "nearest"}, {"mode": "cubic"},
+         {"mode": "bicubic", "align_corners": True}, {"mode": "linear", "antialias": True},
+         {"mode": "cubic", "antialias": True, "exclude_outside": True}, {"mode": "area"},
+         {"mode": "box"},
+         {"mode": "nearest", "coordinate_transformation_mode": "asymmetric",
+          "nearest_mode": "floor"},
+         {"mode": "linear", "coordinate_transformation_mode": "pytorch_half_pixel"}]
+
+
 @SETTINGS
-@given(views(FLOATS + INTS, (3, 5)), st.sampled_from(["linear", "nearest"]),
+@given(views(FLOATS + INTS, (3, 5)), st.sampled_from(MODES),
        st.sampled_from(["nchw", "nhwc"]), st.integers(0, 5))
 def test_resample(case, mode, layout, size):
     view, label = case
-    _check(lambda a: dnnl.resample(a, size, mode=mode, layout=layout), view, label)
+    _check(lambda a: dnnl.resample(a, size, layout=layout, **mode), view, label)
 
 
 @SETTINGS
-@given(views(FLOATS + INTS, (3, 5)), st.sampled_from(["linear", "nearest"]),
+@given(views(FLOATS + INTS, (3, 5)), st.sampled_from(MODES),
        st.sampled_from(["nchw", "nhwc"]), st.integers(0, 5))
 def test_resample_backward(case, mode, layout, size):
     view, label = case
-    _check(lambda a: dnnl.resample_backward(a, size, mode=mode, layout=layout), view, label)
+    _check(lambda a: dnnl.resample_backward(a, size, layout=layout, **mode), view, label)
 
 
 @SETTINGS
@@ -414,13 +425,16 @@ def tensor_views(draw):
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="PyTorch not installed")
 @SETTINGS
-@given(tensor_views(), st.sampled_from(["quantize", "convert", "resample", "resample_nhwc"]))
+@given(tensor_views(), st.sampled_from(["quantize", "convert", "resample", "resample_nhwc",
+                                       "resample_cubic", "resample_antialias"]))
 def test_torch_views_property(case, op):
     view, label = case
     f = {"quantize": lambda a: dnnl.quantize(a, 0.5),
          "convert": lambda a: dnnl.convert(a, "acdb" if a.ndim == 4 else "acb"),
          "resample": lambda a: dnnl.resample(a, 3, mode="nearest"),
-         "resample_nhwc": lambda a: dnnl.resample(a, 2, layout="nhwc")}[op]
+         "resample_nhwc": lambda a: dnnl.resample(a, 2, layout="nhwc"),
+         "resample_cubic": lambda a: dnnl.resample(a, 4, mode="cubic", layout="nhwc"),
+         "resample_antialias": lambda a: dnnl.resample(a, 2, mode="linear", antialias=True)}[op]
     import torch
     plain = view.contiguous()
     if view.dtype == torch.bfloat16:
