@@ -111,7 +111,8 @@ typedef struct {
        region has stalled since the last that kept up */
     int64_t solo_until, solo_ns;
     int suspect;
-    /* test hooks: a worker sleeps this long before taking a seat / each chunk;
+    /* test hooks: a worker sleeps this long before taking a seat (< 0: takes
+       none) / each chunk;
        the load a region sees (others < 0: the run queue's) */
     _Atomic int64_t delay_join_ns, delay_chunk_ns;
     int test_others, test_cpus;
@@ -197,6 +198,7 @@ static void *dnnl_py_worker(void *arg) {
         }
         seen = atomic_load_explicit(&p->wakes, memory_order_acquire);
         int64_t d = atomic_load_explicit(&p->delay_join_ns, memory_order_relaxed);
+        if (d < 0) continue;            /* the test hook's worker that never comes */
         if (d) dnnl_py_sleep_ns(d);
         /* a seat of the region now open, if one is left */
         uint64_t s = atomic_load_explicit(&p->seats, memory_order_acquire);

@@ -175,7 +175,9 @@ def stats():
 def set_test_delays(double join_us=0, double chunk_us=0):
     """For tests: workers sleep ``join_us`` after waking before they join a
     region, and ``chunk_us`` after claiming each chunk before running it (a
-    late thread, a thread that lost its core mid-region)."""
+    late thread, a thread that lost its core mid-region). ``join_us`` < 0:
+    the workers join no region (their cores taken all along), whatever the
+    regions' times, which a slow build (sanitizers) stretches."""
     dnnl_py_pool.delay_join_ns = <int64_t>(join_us * 1000)
     dnnl_py_pool.delay_chunk_ns = <int64_t>(chunk_us * 1000)
 
