@@ -120,10 +120,13 @@ cdef extern from "resampling_kernels.h":
     void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
                     const int64_t* i1, float wh, float mh, const float* ww, const float* mw,
                     int64_t n) noexcept nogil
-    void rs_gather1_32(float* o, const float* r, const int32_t* i0, const int32_t* i1,
-                       const float* ww, const float* mw, int64_t n) noexcept nogil
-    void rs_gather0_32(float* o, const float* r, const int32_t* i0, int64_t n) noexcept nogil
-    void rs_take_u8(uint8_t* o, const uint8_t* r, const int32_t* i0, int64_t n) noexcept nogil
+    uint32_t rs_wstep1_32(float* o, const float* r, int64_t nr, const int32_t* i0,
+                          const int32_t* i1, const float* ww, const float* mw, int64_t n,
+                          int64_t C) noexcept nogil
+    void rs_wstep0_32(float* o, const float* r, int64_t nr, const int32_t* i0, int64_t n,
+                      int64_t C) noexcept nogil
+    void rs_take_u8(uint8_t* o, const uint8_t* r, int64_t nr, const int32_t* i0, int64_t n,
+                    int64_t C) noexcept nogil
 
 DEF AHEAD = 4096        # bytes: how far ahead of its reads a row kernel prefetches
 

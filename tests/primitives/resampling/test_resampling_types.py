@@ -151,3 +151,26 @@ def test_decoded_rows_take_the_column_fast_paths(sdt, ddt):
         got = _run(alg, x, outs, sdt, ddt, "nchw", "nchw")
         want = R.forward_codes(x, list(outs), alg, DTS[ddt]).ravel()
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("c", range(1, 8))
+def test_pixel_rows_w_step_windows_in_registers(c):
+    """The pixel rows' W step permutes a window of the source row held in
+    registers while a block of outputs reads at most 2 vectors of it (AVX2:
+    16 floats, AVX-512: 32), and gathers from the first block that reads
+    more: rows of 5 to 70 pixels, enlargements from x1.02 to x9 (the last
+    blocks' windows held back from the row's end), slight and x2 reductions
+    (windows that fit, or not from the first block), f32 with inf/NaN and
+    u8, with the reference's bytes at every ISA level."""
+    rng = np.random.default_rng(40 + c)
+    for iw, ow in ((70, 71), (50, 101), (33, 300), (5, 45), (60, 55), (64, 32), (11, 16),
+                   (9, 7)):
+        for sdt, ddt, special in (("f32", "f32", False), ("f32", "f32", True),
+                                  ("u8", "u8", False), ("f16", "u8", False)):
+            for alg in (NEAREST, LINEAR):
+                x = _source(rng, [1, c, 3, iw], sdt, special)
+                if c > 1:       # (one channel: the nchw rows)
+                    assert _plan(alg, x.shape, (4, ow), sdt, ddt, "nhwc").pixel_rows == 1
+                got = _run(alg, x, (4, ow), sdt, ddt, "nhwc", "nhwc")
+                want = R.forward_codes(x, [4, ow], alg, DTS[ddt]).ravel()
+                _same_codes(got, want, ddt)

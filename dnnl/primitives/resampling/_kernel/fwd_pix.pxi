@@ -34,6 +34,7 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
     cdef const float* r0
     cdef const float* r1
     cdef uint8_t* drow
+    cdef bint bad
     if p.pix == 0 or p.k > 2:
         return False
     sbase = p.sN[n] + p.sC[0] + p.s0[0][od]
@@ -46,13 +47,13 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
             # equal one-byte integers: f32 and back is the identity
             drow = p.dst + dbase
             if p.pix == 1:
-                rs_take_u8(drow, p.src + sbase, p.pe0, M)
+                rs_take_u8(drow, p.src + sbase, SW, p.pe0, M, C)
             else:
                 for ow in range(p.OW):
                     memcpy(drow + ow * C, p.src + sbase + p.s0[2][ow], <size_t>C)
             return True
         if p.pix == 1:
-            rs_gather0_32(o, _pix_src_row(p, sbase, a), p.pe0, M)
+            rs_wstep0_32(o, _pix_src_row(p, sbase, a), SW, p.pe0, M, C)
         else:
             for ow in range(p.OW):
                 decode_run(p.src, sbase + p.s0[2][ow], C, p.sdt, o + ow * C)
@@ -63,12 +64,13 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
             rs_lerp1(x, r0, r1, p.wl[1][oh], p.wr[1][oh], SW)
             r0 = x
         if p.pix == 1:
-            rs_gather1_32(o, r0, p.pe0, p.pe1, p.pew, p.pem, M)
+            bad = rs_wstep1_32(o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C) >> 31
         else:
             for ow in range(p.OW):
                 rs_lerp1(o + ow * C, r0 + p.s0[2][ow], r0 + p.s1[2][ow], p.wl[2][ow],
                          p.wr[2][ow], C)
-        if p.nonfinite != NULL and rs_any_nonfinite(o, M):
+            bad = p.nonfinite != NULL and rs_any_nonfinite(o, M)
+        if p.nonfinite != NULL and bad:
             # the plan checks outputs (f32 rows): the same report as theirs
             rs_flag(p.nonfinite)
     if p.ddt != dnnl_f32:
