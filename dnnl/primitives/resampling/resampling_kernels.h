@@ -612,7 +612,8 @@ static void rs_gather0_32(float* __restrict o, const float* __restrict r,
    enlargement, few channels), the window is loaded once and permuted
    (AVX-512: vpermt2ps; AVX2: two vpermps and a blend) instead of gathered
    element by element. The first block whose window is wider (a reduction)
-   hands the rest of the row to the gathers. nr: the floats of r (no read
+   hands the rest of the row to a window of 64 floats (AVX-512: rs_perm4),
+   and the first too wide for that to the gathers. nr: the floats of r (no read
    past them); C: the channels (a block's window starts at its first
    element's pixel). Same operations, same bits: the values are moved, then
    multiplied and added as in rs_gather1_32. Returns RS_NONFINITE's
@@ -653,10 +654,45 @@ typedef __m256 rs_pvf;
 #if defined(RS_PV)
 typedef uint32_t rs_pvu __attribute__((vector_size(RS_PV * 4)));
 /* The window of the block at element i (channel c of its pixel). */
-static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_t nr) {
+static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_t nr,
+                                 int64_t width) {
     int64_t base = (int64_t)i0[i] - c;
-    if (base > nr - 2 * RS_PV) base = nr - 2 * RS_PV;
+    if (base > nr - width) base = nr - width;
     return base < 0 ? 0 : base;
+}
+#endif
+#if defined(__AVX512F__)
+/* A reduction's wider window, at the AVX-512 level: 64 floats in four
+   registers, element a & 63 of them (two vpermt2ps and a blend). */
+static inline __m512 rs_perm4(__m512 t0, __m512 t1, __m512 t2, __m512 t3, __m512i a) {
+    __m512 x = _mm512_permutex2var_ps(t0, a, t1), y = _mm512_permutex2var_ps(t2, a, t3);
+    return _mm512_mask_blend_ps(_mm512_test_epi32_mask(a, _mm512_set1_epi32(32)), x, y);
+}
+static inline int64_t rs_wstep1_wide(float* __restrict o, const float* __restrict r,
+                                     int64_t nr, const int32_t* __restrict i0,
+                                     const int32_t* __restrict i1,
+                                     const float* __restrict ww, const float* __restrict mw,
+                                     int64_t i, int64_t n, int64_t c, int64_t C,
+                                     rs_pvu* accv) {
+    if (nr < 64) return i;
+    int64_t step = 16 % C;
+    for (; i + 16 <= n; i += 16) {
+        int64_t base = rs_pv_base(i0, i, c, nr, 64);
+        __m512i vb = _mm512_set1_epi32((int32_t)base);
+        __m512i a = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i0 + i)), vb);
+        __m512i b = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i1 + i)), vb);
+        if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32(~63))) break;
+        const float* t = r + base;
+        __m512 t0 = _mm512_loadu_ps(t), t1 = _mm512_loadu_ps(t + 16);
+        __m512 t2 = _mm512_loadu_ps(t + 32), t3 = _mm512_loadu_ps(t + 48);
+        __m512 v = _mm512_add_ps(_mm512_mul_ps(rs_perm4(t0, t1, t2, t3, a), _mm512_loadu_ps(ww + i)),
+                                 _mm512_mul_ps(rs_perm4(t0, t1, t2, t3, b), _mm512_loadu_ps(mw + i)));
+        _mm512_storeu_ps(o + i, v);
+        *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
+        c += step;
+        if (c >= C) c -= C;
+    }
+    return i;
 }
 #endif
 static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int64_t nr,
@@ -670,7 +706,7 @@ static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int
         int64_t c = 0, step = RS_PV % C;     /* the channel of element i */
         rs_pvu accv = {0};
         for (; i + RS_PV <= n; i += RS_PV) {
-            int64_t base = rs_pv_base(i0, i, c, nr);
+            int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
             rs_pvi vb = RS_PV_SET1((int32_t)base);
             rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
             if (!RS_PV_FITS(a, b)) break;
@@ -682,6 +718,9 @@ static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int
             c += step;
             if (c >= C) c -= C;
         }
+#if defined(__AVX512F__)
+        i = rs_wstep1_wide(o, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
+#endif
         uint32_t lanes[RS_PV];
         memcpy(lanes, &accv, sizeof lanes);
         for (int j = 0; j < RS_PV; j++) acc |= lanes[j];
@@ -699,7 +738,7 @@ static void rs_wstep0_32(float* __restrict o, const float* __restrict r, int64_t
     if (nr >= 2 * RS_PV) {
         int64_t c = 0, step = RS_PV % C;
         for (; i + RS_PV <= n; i += RS_PV) {
-            int64_t base = rs_pv_base(i0, i, c, nr);
+            int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
             rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), RS_PV_SET1((int32_t)base));
             if (!RS_PV_FITS(a, a)) break;
             RS_PV_ST(o + i, RS_PV_PERM(RS_PV_LD(r + base), RS_PV_LD(r + base + RS_PV), a));
