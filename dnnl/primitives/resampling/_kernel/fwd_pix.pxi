@@ -58,11 +58,17 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
             for ow in range(p.OW):
                 decode_run(p.src, sbase + p.s0[2][ow], C, p.sdt, o + ow * C)
     else:
-        r0 = _pix_src_row(p, sbase + p.s0[1][oh], a)
-        if p.k == 2:
-            r1 = _pix_src_row(p, sbase + p.s1[1][oh], b)
-            rs_lerp1(x, r0, r1, p.wl[1][oh], p.wr[1][oh], SW)
+        if p.k == 2 and p.sdt == dnnl_u8:
+            # (converted as read: the rows are not decoded first)
+            rs_lerp1_u8(x, p.src + sbase + p.s0[1][oh], p.src + sbase + p.s1[1][oh],
+                        p.wl[1][oh], p.wr[1][oh], SW)
             r0 = x
+        else:
+            r0 = _pix_src_row(p, sbase + p.s0[1][oh], a)
+            if p.k == 2:
+                r1 = _pix_src_row(p, sbase + p.s1[1][oh], b)
+                rs_lerp1(x, r0, r1, p.wl[1][oh], p.wr[1][oh], SW)
+                r0 = x
         if p.pix == 1:
             bad = rs_wstep1_32(o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C) >> 31
         else:
