@@ -24,10 +24,23 @@ from dnnl._core.error import invalid, wrong_type
 
 dt = data_type
 
-try:  # optional: real bf16 / f8 / f4 numpy dtypes
-    import ml_dtypes as _ml
-except ImportError:  # pragma: no cover - exercised on machines without it
-    _ml = None
+# ml_dtypes (optional: real bf16 / f8 / f4 numpy dtypes) is imported when a
+# type first needs it, not with dnnl: its import takes about half a second.
+# Arrays of its types are recognised by their dtype's name without it.
+_NOT_YET = object()
+_ml = _NOT_YET      # the module, or None when it is not installed
+
+
+def ml_dtypes():
+    """The ml_dtypes module, imported on first use; None when it is missing."""
+    global _ml
+    if _ml is _NOT_YET:
+        try:
+            import ml_dtypes as module
+        except ImportError:  # pragma: no cover - exercised on machines without it
+            module = None
+        _ml = module
+    return _ml
 
 
 class DataType(typing.NamedTuple):
@@ -125,7 +138,7 @@ ML_DTYPES_EXTRA = "pip install 'dnnl-python[bf16]'"
 def require_ml_dtypes(code):
     """Refuse, naming the extra to install, a type whose numpy arrays need
     ml_dtypes when it is missing (numpy alone would hold raw integer codes)."""
-    if _ml is None and code in _ML_DTYPES:
+    if code in _ML_DTYPES and ml_dtypes() is None:
         raise invalid("%s values need ml_dtypes for their numpy type: %s"
                       % (code.name, ML_DTYPES_EXTRA))
 
@@ -198,8 +211,8 @@ def numpy_dtype(code, raw=False):
     code = as_data_type(code)
     if code in _NUMPY:
         return np.dtype(_NUMPY[code])
-    if not raw and _ml is not None and code in _ML_DTYPES:
-        return np.dtype(getattr(_ml, _ML_DTYPES[code]))
+    if not raw and code in _ML_DTYPES and ml_dtypes() is not None:
+        return np.dtype(getattr(ml_dtypes(), _ML_DTYPES[code]))
     if code in _RAW:
         return np.dtype(_RAW[code])
     raise invalid("data type %s has no numpy representation" % code.name)

@@ -54,7 +54,7 @@ def _via_int_view(x):
     """torch bf16 / f8 / e8m0 tensors (numpy's DLPack import refuses those
     types): import the same bytes as integers and view them as ml_dtypes."""
     torch = sys.modules.get("torch")
-    if torch is None or _dtypes._ml is None or not isinstance(x, torch.Tensor):
+    if torch is None or not isinstance(x, torch.Tensor) or _dtypes.ml_dtypes() is None:
         return None
     try:
         record = _dtypes.BY_CODE[_dtypes.as_data_type(x.dtype)]
@@ -97,7 +97,7 @@ def as_numpy(x):
             if a is not None:
                 return a
             hint = ""
-            if _dtypes._ml is None and any(t in str(getattr(x, "dtype", ""))
+            if _dtypes.ml_dtypes() is None and any(t in str(getattr(x, "dtype", ""))
                                            for t in ("bfloat16", "float8")):
                 hint = ": %s values need ml_dtypes, %s" % (x.dtype, _dtypes.ML_DTYPES_EXTRA)
             raise invalid("cannot import %s through DLPack: %s%s"

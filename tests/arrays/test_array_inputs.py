@@ -6,6 +6,9 @@ The float64 rule (docs/arrays.md): the result is exactly the result for
 ``x.astype(np.float32)``, checked here against that call and against the
 numpy references of dnnl.testing.
 """
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -310,3 +313,22 @@ def test_int64_is_refused_naming_int32(call):
     with pytest.raises(dnnl.unimplemented, match=r"x\.astype\(np\.int32\)"):
         call(a)
     assert np.array_equal(dnnl.dequantize(a.astype(np.int32), 0.5), a.astype(np.float32) / 2)
+
+
+def test_ml_dtypes_is_imported_when_a_type_needs_it():
+    """``import dnnl`` leaves ml_dtypes alone (its import takes about half a
+    second); the first bf16 result imports it and is an ml_dtypes array, and
+    its arrays are recognised before that."""
+    pytest.importorskip("ml_dtypes")
+    code = ("import sys, numpy as np, dnnl\n"
+            "assert 'ml_dtypes' not in sys.modules\n"
+            "q = dnnl.convert(np.ones((1, 2, 2, 2), np.float32), 'nhwc', dtype='bf16')\n"
+            "a = np.asarray(q)\n"
+            "assert 'ml_dtypes' in sys.modules and a.dtype.name == 'bfloat16', a.dtype\n"
+            "import ml_dtypes\n"
+            "b = np.full((1, 2, 2, 2), 1.5, ml_dtypes.bfloat16)\n"
+            "assert np.asarray(dnnl.convert(b, 'nhwc', dtype='f32')).tolist() == "
+            "np.full((1, 2, 2, 2), 1.5).transpose(0, 2, 3, 1).tolist()\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr

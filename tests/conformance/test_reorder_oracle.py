@@ -268,6 +268,7 @@ def test_status_matrix(oracle):
     """Every (src dt, dst dt) pair, no attributes, 2-D plain: statuses agree,
     except the pairs oneDNN creates without ever writing."""
     names = T.ALL_DTS
+    bad = []
     for s in names:
         for d in names:
             src, dst = ("tag", [4, 6], s, "ab"), ("tag", [4, 6], d, "ab")
@@ -283,13 +284,19 @@ def test_status_matrix(oracle):
                     ({s, d} == {"s32", "bf16"} and lacks_native_support("bf16"))
                     or ("f16" in (s, d) and lacks_native_support("f16"))
                     or ({s, d} & {"f8_e5m2", "f8_e4m3"} and "s32" in (s, d)
-                        and lacks_amx())):
+                        and lacks_amx())
+                    # e5m2 <-> e4m3: no reference implementation either
+                    # (cpu_reorder_regular_fp8.cpp lists f8 -> the same f8,
+                    # f16, bf16, f32), the jit one needs AMX
+                    or ({s, d} == {"f8_e5m2", "f8_e4m3"} and lacks_amx())):
                 # its only implementation, jit_direct_copy:uni, needs
                 # avx512_core for bf16: refused on an AVX2 CPU, converted here
                 record("reorder deviation: s32<->bf16 without avx512_core")
                 continue
-            assert st_o == st_u, (s, d, st_o, impl, st_u)
+            if st_o != st_u:
+                bad.append((s, d, st_o, impl, st_u))
             record("reorder status matrix")
+    assert not bad, bad
 
 
 def _jit_only_bytes(rng, dt, n):

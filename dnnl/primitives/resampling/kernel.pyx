@@ -122,6 +122,9 @@ cdef extern from "resampling_kernels.h":
                     int64_t n) noexcept nogil
     void rs_lerp1_u8(float* o, const uint8_t* a, const uint8_t* b, float w, float m,
                      int64_t n) noexcept nogil
+
+
+cdef extern from "pixel_rows.h":
     uint32_t rs_wstep1_32(float* o, const float* r, int64_t nr, const int32_t* i0,
                           const int32_t* i1, const float* ww, const float* mw, int64_t n,
                           int64_t C) noexcept nogil

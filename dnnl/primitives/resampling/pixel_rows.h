@@ -1,0 +1,230 @@
+/* The W step of the resampling kernel's typed pixel rows
+   (dnnl/primitives/resampling/_kernel/fwd_pix.pxi), after the H step of
+   resampling_kernels.h: the same element-wise f32 operations, compiled once
+   per ISA level, the same bits at every level. */
+#ifndef DNNL_PY_RESAMPLING_PIXEL_ROWS_H
+#define DNNL_PY_RESAMPLING_PIXEL_ROWS_H
+#include "resampling_kernels.h"     /* RS_NONFINITE, the vector headers */
+/* Pixel rows of few channels (typed pixel rows, _kernel/fwd_pix.pxi): one
+   output element per table entry, so the loops vectorise across pixels
+   (gathers) rather than across the few channels of a pixel. i0 / i1 are
+   element offsets into a decoded source row, ww / mw the W weights of each
+   element's pixel: the operations of rs_lerp_px / rs_bilerp_px's last step. */
+/* At the x86-64-v4 level, compiled as at v3: without hardware gathers
+   (gcc's tuning avoids them) the vectoriser emulates 16-wide ones with
+   element inserts and index spills, 1.7x slower than v3's code on a Sapphire
+   Rapids (same operations, same bits). noinline: inlined into a v4 caller,
+   it would be compiled as v4 again. */
+#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
+#define RS_GATHER_AS_V3 __attribute__((noinline, target("no-avx512f")))
+#else
+#define RS_GATHER_AS_V3
+#endif
+RS_GATHER_AS_V3
+static uint32_t rs_gather1_32(float* __restrict o, const float* __restrict r,
+                              const int32_t* __restrict i0, const int32_t* __restrict i1,
+                              const float* __restrict ww, const float* __restrict mw,
+                              int64_t n) {
+    uint32_t acc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float v = r[i0[i]] * ww[i] + r[i1[i]] * mw[i];
+        o[i] = v;
+        RS_NONFINITE(acc, v);
+    }
+    return acc;
+}
+RS_GATHER_AS_V3
+static void rs_gather0_32(float* __restrict o, const float* __restrict r,
+                          const int32_t* __restrict i0, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
+}
+/* The W step of the pixel rows with registers for tables: while a block of
+   RS_PV outputs reads a window of at most 2 * RS_PV floats of r (an
+   enlargement, few channels), the window is loaded once and permuted
+   (AVX-512: vpermt2ps; AVX2: two vpermps and a blend) instead of gathered
+   element by element. The first block whose window is wider (a reduction)
+   hands the rest of the row to a window of 64 floats (AVX-512: rs_perm4),
+   and the first too wide for that to the gathers. nr: the floats of r (no read
+   past them); C: the channels (a block's window starts at its first
+   element's pixel). Same operations, same bits: the values are moved, then
+   multiplied and added as in rs_gather1_32. Returns RS_NONFINITE's
+   accumulator. */
+#if defined(__AVX512F__)
+#define RS_PV 16
+typedef __m512i rs_pvi;
+typedef __m512 rs_pvf;
+#define RS_PV_LDI(p) _mm512_loadu_si512((const void*)(p))
+#define RS_PV_SUB(a, b) _mm512_sub_epi32((a), (b))
+#define RS_PV_SET1(x) _mm512_set1_epi32(x)
+/* all indices of a and b in [0, 32) */
+#define RS_PV_FITS(a, b) (_mm512_test_epi32_mask(_mm512_or_si512((a), (b)), \
+                                                 _mm512_set1_epi32(~31)) == 0)
+#define RS_PV_LD(p) _mm512_loadu_ps(p)
+#define RS_PV_PERM(lo, hi, a) _mm512_permutex2var_ps((lo), (a), (hi))
+#define RS_PV_MUL _mm512_mul_ps
+#define RS_PV_ADD _mm512_add_ps
+#define RS_PV_ST _mm512_storeu_ps
+#elif defined(__AVX2__)
+#define RS_PV 8
+typedef __m256i rs_pvi;
+typedef __m256 rs_pvf;
+#define RS_PV_LDI(p) _mm256_loadu_si256((const __m256i*)(p))
+#define RS_PV_SUB(a, b) _mm256_sub_epi32((a), (b))
+#define RS_PV_SET1(x) _mm256_set1_epi32(x)
+#define RS_PV_FITS(a, b) _mm256_testz_si256(_mm256_or_si256((a), (b)), \
+                                            _mm256_set1_epi32(~15))
+#define RS_PV_LD(p) _mm256_loadu_ps(p)
+/* element a & 7 of lo, or of hi where bit 3 of a is set */
+#define RS_PV_PERM(lo, hi, a) _mm256_blendv_ps(                                \
+        _mm256_permutevar8x32_ps((lo), (a)), _mm256_permutevar8x32_ps((hi), (a)), \
+        _mm256_castsi256_ps(_mm256_slli_epi32((a), 28)))
+#define RS_PV_MUL _mm256_mul_ps
+#define RS_PV_ADD _mm256_add_ps
+#define RS_PV_ST _mm256_storeu_ps
+#endif
+#if defined(RS_PV)
+typedef uint32_t rs_pvu __attribute__((vector_size(RS_PV * 4)));
+/* The window of the block at element i (channel c of its pixel). */
+static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_t nr,
+                                 int64_t width) {
+    int64_t base = (int64_t)i0[i] - c;
+    if (base > nr - width) base = nr - width;
+    return base < 0 ? 0 : base;
+}
+#endif
+#if defined(__AVX512F__)
+/* A reduction's wider window, at the AVX-512 level: 64 floats in four
+   registers, element a & 63 of them (two vpermt2ps and a blend). */
+static inline __m512 rs_perm4(__m512 t0, __m512 t1, __m512 t2, __m512 t3, __m512i a) {
+    __m512 x = _mm512_permutex2var_ps(t0, a, t1), y = _mm512_permutex2var_ps(t2, a, t3);
+    return _mm512_mask_blend_ps(_mm512_test_epi32_mask(a, _mm512_set1_epi32(32)), x, y);
+}
+static inline int64_t rs_wstep1_wide(float* __restrict o, const float* __restrict r,
+                                     int64_t nr, const int32_t* __restrict i0,
+                                     const int32_t* __restrict i1,
+                                     const float* __restrict ww, const float* __restrict mw,
+                                     int64_t i, int64_t n, int64_t c, int64_t C,
+                                     rs_pvu* accv) {
+    if (nr < 64) return i;
+    int64_t step = 16 % C;
+    for (; i + 16 <= n; i += 16) {
+        int64_t base = rs_pv_base(i0, i, c, nr, 64);
+        __m512i vb = _mm512_set1_epi32((int32_t)base);
+        __m512i a = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i0 + i)), vb);
+        __m512i b = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i1 + i)), vb);
+        if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32(~63))) break;
+        const float* t = r + base;
+        __m512 t0 = _mm512_loadu_ps(t), t1 = _mm512_loadu_ps(t + 16);
+        __m512 t2 = _mm512_loadu_ps(t + 32), t3 = _mm512_loadu_ps(t + 48);
+        __m512 v = _mm512_add_ps(_mm512_mul_ps(rs_perm4(t0, t1, t2, t3, a), _mm512_loadu_ps(ww + i)),
+                                 _mm512_mul_ps(rs_perm4(t0, t1, t2, t3, b), _mm512_loadu_ps(mw + i)));
+        _mm512_storeu_ps(o + i, v);
+        *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
+        c += step;
+        if (c >= C) c -= C;
+    }
+    return i;
+}
+#endif
+static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int64_t nr,
+                             const int32_t* __restrict i0, const int32_t* __restrict i1,
+                             const float* __restrict ww, const float* __restrict mw,
+                             int64_t n, int64_t C) {
+    int64_t i = 0;
+    uint32_t acc = 0;
+#if defined(RS_PV)
+    if (nr >= 2 * RS_PV) {
+        int64_t c = 0, step = RS_PV % C;     /* the channel of element i */
+        rs_pvu accv = {0};
+        for (; i + RS_PV <= n; i += RS_PV) {
+            int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
+            rs_pvi vb = RS_PV_SET1((int32_t)base);
+            rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
+            if (!RS_PV_FITS(a, b)) break;
+            rs_pvf lo = RS_PV_LD(r + base), hi = RS_PV_LD(r + base + RS_PV);
+            rs_pvf v = RS_PV_ADD(RS_PV_MUL(RS_PV_PERM(lo, hi, a), RS_PV_LD(ww + i)),
+                                 RS_PV_MUL(RS_PV_PERM(lo, hi, b), RS_PV_LD(mw + i)));
+            RS_PV_ST(o + i, v);
+            accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
+            c += step;
+            if (c >= C) c -= C;
+        }
+#if defined(__AVX512F__)
+        i = rs_wstep1_wide(o, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
+#endif
+        uint32_t lanes[RS_PV];
+        memcpy(lanes, &accv, sizeof lanes);
+        for (int j = 0; j < RS_PV; j++) acc |= lanes[j];
+    }
+#else
+    (void)nr;
+    (void)C;
+#endif
+    return acc | rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i);
+}
+static void rs_wstep0_32(float* __restrict o, const float* __restrict r, int64_t nr,
+                         const int32_t* __restrict i0, int64_t n, int64_t C) {
+    int64_t i = 0;
+#if defined(RS_PV)
+    if (nr >= 2 * RS_PV) {
+        int64_t c = 0, step = RS_PV % C;
+        for (; i + RS_PV <= n; i += RS_PV) {
+            int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
+            rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), RS_PV_SET1((int32_t)base));
+            if (!RS_PV_FITS(a, a)) break;
+            RS_PV_ST(o + i, RS_PV_PERM(RS_PV_LD(r + base), RS_PV_LD(r + base + RS_PV), a));
+            c += step;
+            if (c >= C) c -= C;
+        }
+    }
+#else
+    (void)nr;
+    (void)C;
+#endif
+    rs_gather0_32(o + i, r, i0 + i, n - i);
+}
+/* Nearest between equal one-byte types (u8, s8): the bytes themselves.
+   With SSSE3 (the v3 and v4 levels), a block of 16 outputs that reads a
+   window of at most 16 bytes of r (an enlargement) is one byte shuffle of
+   it; from the first block that reads more (a reduction), byte by byte.
+   nr: the bytes of r; C: the channels (as in rs_wstep1_32). */
+static void rs_take_u8(uint8_t* __restrict o, const uint8_t* __restrict r, int64_t nr,
+                       const int32_t* __restrict i0, int64_t n, int64_t C) {
+    int64_t i = 0;
+#if defined(__SSSE3__) && defined(__SSE4_1__)
+    if (nr >= 16) {
+        int64_t c = 0, step = 16 % C;
+        for (; i + 16 <= n; i += 16) {
+            int64_t base = (int64_t)i0[i] - c;
+            if (base > nr - 16) base = nr - 16;
+            if (base < 0) base = 0;
+#if defined(__AVX512F__)
+            __m512i a = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i0 + i)),
+                                         _mm512_set1_epi32((int32_t)base));
+            if (_mm512_test_epi32_mask(a, _mm512_set1_epi32(~15))) break;
+            __m128i b = _mm512_cvtepi32_epi8(a);
+#else
+            __m128i vb = _mm_set1_epi32((int32_t)base);
+            const __m128i* q = (const __m128i*)(i0 + i);
+            __m128i a0 = _mm_sub_epi32(_mm_loadu_si128(q), vb);
+            __m128i a1 = _mm_sub_epi32(_mm_loadu_si128(q + 1), vb);
+            __m128i a2 = _mm_sub_epi32(_mm_loadu_si128(q + 2), vb);
+            __m128i a3 = _mm_sub_epi32(_mm_loadu_si128(q + 3), vb);
+            if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)),
+                                 _mm_set1_epi32(~15)))
+                break;
+            __m128i b = _mm_packus_epi16(_mm_packus_epi32(a0, a1), _mm_packus_epi32(a2, a3));
+#endif
+            _mm_storeu_si128((__m128i*)(o + i),
+                             _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(r + base)), b));
+            c += step;
+            if (c >= C) c -= C;
+        }
+    }
+#else
+    (void)nr;
+    (void)C;
+#endif
+    for (; i < n; i++) o[i] = r[i0[i]];
+}
+#endif
