@@ -92,6 +92,27 @@ static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_
     return base < 0 ? 0 : base;
 }
 #endif
+#if defined(RS_PV)
+/* v stored at o, or with d, as u8 at d: saturated and rounded half to even
+   (f32_to_u8 of dnnl/_kernels/cvt.pxd: min(255, v) then max(., 0) keeps
+   its NaN -> 0, the round is the current mode's, as its 1.5 * 2^23 add) */
+static inline __attribute__((always_inline)) void rs_pv_store(float* o, uint8_t* d,
+                                                              rs_pvf v) {
+    if (!d) {
+        RS_PV_ST(o, v);
+        return;
+    }
+#if defined(__AVX512F__)
+    __m512 c = _mm512_max_ps(_mm512_min_ps(_mm512_set1_ps(255.0f), v), _mm512_setzero_ps());
+    _mm_storeu_si128((__m128i*)d, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(c)));
+#else
+    __m256 c = _mm256_max_ps(_mm256_min_ps(_mm256_set1_ps(255.0f), v), _mm256_setzero_ps());
+    __m256i q = _mm256_cvtps_epi32(c);
+    __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+    _mm_storel_epi64((__m128i*)d, _mm_packus_epi16(w, w));
+#endif
+}
+#endif
 #if defined(__AVX512F__)
 /* A reduction's wider window, at the AVX-512 level: 64 floats in four
    registers, element a & 63 of them (two vpermt2ps and a blend). */
@@ -99,12 +120,11 @@ static inline __m512 rs_perm4(__m512 t0, __m512 t1, __m512 t2, __m512 t3, __m512
     __m512 x = _mm512_permutex2var_ps(t0, a, t1), y = _mm512_permutex2var_ps(t2, a, t3);
     return _mm512_mask_blend_ps(_mm512_test_epi32_mask(a, _mm512_set1_epi32(32)), x, y);
 }
-static inline int64_t rs_wstep1_wide(float* __restrict o, const float* __restrict r,
-                                     int64_t nr, const int32_t* __restrict i0,
-                                     const int32_t* __restrict i1,
-                                     const float* __restrict ww, const float* __restrict mw,
-                                     int64_t i, int64_t n, int64_t c, int64_t C,
-                                     rs_pvu* accv) {
+static inline __attribute__((always_inline)) int64_t rs_wstep1_wide(
+        float* __restrict o, uint8_t* __restrict d, const float* __restrict r, int64_t nr,
+        const int32_t* __restrict i0, const int32_t* __restrict i1,
+        const float* __restrict ww, const float* __restrict mw, int64_t i, int64_t n,
+        int64_t c, int64_t C, rs_pvu* accv) {
     if (nr < 64) return i;
     int64_t step = 16 % C;
     for (; i + 16 <= n; i += 16) {
@@ -118,7 +138,7 @@ static inline int64_t rs_wstep1_wide(float* __restrict o, const float* __restric
         __m512 t2 = _mm512_loadu_ps(t + 32), t3 = _mm512_loadu_ps(t + 48);
         __m512 v = _mm512_add_ps(_mm512_mul_ps(rs_perm4(t0, t1, t2, t3, a), _mm512_loadu_ps(ww + i)),
                                  _mm512_mul_ps(rs_perm4(t0, t1, t2, t3, b), _mm512_loadu_ps(mw + i)));
-        _mm512_storeu_ps(o + i, v);
+        rs_pv_store(o + i, d ? d + i : d, v);
         *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
         c += step;
         if (c >= C) c -= C;
@@ -126,12 +146,15 @@ static inline int64_t rs_wstep1_wide(float* __restrict o, const float* __restric
     return i;
 }
 #endif
-static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int64_t nr,
-                             const int32_t* __restrict i0, const int32_t* __restrict i1,
-                             const float* __restrict ww, const float* __restrict mw,
-                             int64_t n, int64_t C) {
+/* The windowed blocks of a row (o, or with d, u8 at d); returns where they
+   stopped, RS_NONFINITE's accumulator of their values in *acc. */
+static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
+        float* __restrict o, uint8_t* __restrict d, const float* __restrict r, int64_t nr,
+        const int32_t* __restrict i0, const int32_t* __restrict i1,
+        const float* __restrict ww, const float* __restrict mw, int64_t n, int64_t C,
+        uint32_t* acc) {
     int64_t i = 0;
-    uint32_t acc = 0;
+    *acc = 0;
 #if defined(RS_PV)
     if (nr >= 2 * RS_PV) {
         int64_t c = 0, step = RS_PV % C;     /* the channel of element i */
@@ -144,23 +167,51 @@ static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int
             rs_pvf lo = RS_PV_LD(r + base), hi = RS_PV_LD(r + base + RS_PV);
             rs_pvf v = RS_PV_ADD(RS_PV_MUL(RS_PV_PERM(lo, hi, a), RS_PV_LD(ww + i)),
                                  RS_PV_MUL(RS_PV_PERM(lo, hi, b), RS_PV_LD(mw + i)));
-            RS_PV_ST(o + i, v);
+            rs_pv_store(o + i, d ? d + i : d, v);
             accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
             c += step;
             if (c >= C) c -= C;
         }
 #if defined(__AVX512F__)
-        i = rs_wstep1_wide(o, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
+        i = rs_wstep1_wide(o, d, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
 #endif
         uint32_t lanes[RS_PV];
         memcpy(lanes, &accv, sizeof lanes);
-        for (int j = 0; j < RS_PV; j++) acc |= lanes[j];
+        for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
     }
 #else
+    (void)o;
+    (void)d;
+    (void)r;
     (void)nr;
+    (void)i0;
+    (void)i1;
+    (void)ww;
+    (void)mw;
+    (void)n;
     (void)C;
 #endif
+    return i;
+}
+static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int64_t nr,
+                             const int32_t* __restrict i0, const int32_t* __restrict i1,
+                             const float* __restrict ww, const float* __restrict mw,
+                             int64_t n, int64_t C) {
+    uint32_t acc;
+    int64_t i = rs_wstep1_win(o, NULL, r, nr, i0, i1, ww, mw, n, C, &acc);
     return acc | rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i);
+}
+/* rs_wstep1_32 into a u8 row d: the windowed blocks stored as u8 directly;
+   the rest, from the index returned, as f32 in o, for the caller to
+   encode. *acc: RS_NONFINITE's accumulator of every value. */
+static int64_t rs_wstep1_u8(uint8_t* __restrict d, float* __restrict o,
+                            const float* __restrict r, int64_t nr,
+                            const int32_t* __restrict i0, const int32_t* __restrict i1,
+                            const float* __restrict ww, const float* __restrict mw,
+                            int64_t n, int64_t C, uint32_t* acc) {
+    int64_t i = rs_wstep1_win(o, d, r, nr, i0, i1, ww, mw, n, C, acc);
+    *acc |= rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i);
+    return i;
 }
 static void rs_wstep0_32(float* __restrict o, const float* __restrict r, int64_t nr,
                          const int32_t* __restrict i0, int64_t n, int64_t C) {

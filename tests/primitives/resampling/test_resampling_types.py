@@ -161,14 +161,18 @@ def test_pixel_rows_w_step_windows_in_registers(c):
     more: rows of 5 to 70 pixels, enlargements from x1.02 to x9 (the last
     blocks' windows held back from the row's end), slight and x2 reductions
     (windows that fit, or not from the first block), f32 with inf/NaN and
-    u8, with the reference's bytes at every ISA level."""
+    u8 (stored from the registers: saturated, NaN to 0), with the
+    reference's bytes at every ISA level."""
     rng = np.random.default_rng(40 + c)
     for iw, ow in ((70, 71), (50, 101), (33, 300), (5, 45), (60, 55), (64, 32), (11, 16),
                    (9, 7)):
         for sdt, ddt, special in (("f32", "f32", False), ("f32", "f32", True),
-                                  ("u8", "u8", False), ("f16", "u8", False)):
+                                  ("u8", "u8", False), ("f16", "u8", False),
+                                  ("f32", "u8", True), ("bf16", "u8", True)):
             for alg in (NEAREST, LINEAR):
                 x = _source(rng, [1, c, 3, iw], sdt, special)
+                if ddt == "u8" and sdt != "u8":
+                    x = x * 4           # (exact) beyond 255 as often as below 0
                 if c > 1:       # (one channel: the nchw rows)
                     assert _plan(alg, x.shape, (4, ow), sdt, ddt, "nhwc").pixel_rows == 1
                 got = _run(alg, x, (4, ow), sdt, ddt, "nhwc", "nhwc")

@@ -35,6 +35,8 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
     cdef const float* r1
     cdef uint8_t* drow
     cdef bint bad
+    cdef int64_t done = 0       # elements of the row already stored
+    cdef uint32_t acc
     if p.pix == 0 or p.k > 2:
         return False
     sbase = p.sN[n] + p.sC[0] + p.s0[0][od]
@@ -69,7 +71,12 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
                 r1 = _pix_src_row(p, sbase + p.s1[1][oh], b)
                 rs_lerp1(x, r0, r1, p.wl[1][oh], p.wr[1][oh], SW)
                 r0 = x
-        if p.pix == 1:
+        if p.pix == 1 and p.ddt == dnnl_u8:
+            # u8 stored from the registers; the gathered rest encoded below
+            done = rs_wstep1_u8(p.dst + dbase, o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C,
+                                &acc)
+            bad = acc >> 31
+        elif p.pix == 1:
             bad = rs_wstep1_32(o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C) >> 31
         else:
             for ow in range(p.OW):
@@ -80,5 +87,5 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
             # the plan checks outputs (f32 rows): the same report as theirs
             rs_flag(p.nonfinite)
     if p.ddt != dnnl_f32:
-        encode_run(p.dst, dbase, M, p.ddt, o)
+        encode_run(p.dst, dbase + done, M - done, p.ddt, o + done)
     return True
