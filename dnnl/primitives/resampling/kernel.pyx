@@ -127,10 +127,10 @@ cdef extern from "resampling_kernels.h":
 cdef extern from "pixel_rows.h":
     uint32_t rs_wstep1_32(float* o, const float* r, int64_t nr, const int32_t* i0,
                           const int32_t* i1, const float* ww, const float* mw, int64_t n,
-                          int64_t C) noexcept nogil
+                          int64_t C, bint check) noexcept nogil
     int64_t rs_wstep1_u8(uint8_t* d, float* o, const float* r, int64_t nr, const int32_t* i0,
                          const int32_t* i1, const float* ww, const float* mw, int64_t n,
-                         int64_t C, uint32_t* acc) noexcept nogil
+                         int64_t C, bint check, uint32_t* acc) noexcept nogil
     void rs_wstep0_32(float* o, const float* r, int64_t nr, const int32_t* i0, int64_t n,
                       int64_t C) noexcept nogil
     void rs_take_u8(uint8_t* o, const uint8_t* r, int64_t nr, const int32_t* i0, int64_t n,

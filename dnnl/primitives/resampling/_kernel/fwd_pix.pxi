@@ -74,10 +74,11 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
         if p.pix == 1 and p.ddt == dnnl_u8:
             # u8 stored from the registers; the gathered rest encoded below
             done = rs_wstep1_u8(p.dst + dbase, o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C,
-                                &acc)
+                                p.nonfinite != NULL, &acc)
             bad = acc >> 31
         elif p.pix == 1:
-            bad = rs_wstep1_32(o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C) >> 31
+            bad = rs_wstep1_32(o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C,
+                               p.nonfinite != NULL) >> 31
         else:
             for ow in range(p.OW):
                 rs_lerp1(o + ow * C, r0 + p.s0[2][ow], r0 + p.s1[2][ow], p.wl[2][ow],
