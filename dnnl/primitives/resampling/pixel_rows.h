@@ -42,6 +42,19 @@ static void rs_gather0_32(float* __restrict o, const float* __restrict r,
                           const int32_t* __restrict i0, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
 }
+/* The window of width floats (or bytes) of the block at element i, channel
+   c of its pixel: from that pixel's start, held back from the row's end. */
+static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_t nr,
+                                 int64_t width) {
+    int64_t base = (int64_t)i0[i] - c;
+    if (base > nr - width) base = nr - width;
+    return base < 0 ? 0 : base;
+}
+/* The channel of the element step (< C) elements after one of channel c. */
+static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
+    c += step;
+    return c >= C ? c - C : c;
+}
 /* The W step of the pixel rows with registers for tables: while a block of
    RS_PV outputs reads a window of at most 2 * RS_PV floats of r (an
    enlargement, few channels), the window is loaded once and permuted
@@ -88,15 +101,6 @@ typedef __m256 rs_pvf;
 #endif
 #if defined(RS_PV)
 typedef uint32_t rs_pvu __attribute__((vector_size(RS_PV * 4)));
-/* The window of the block at element i (channel c of its pixel). */
-static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_t nr,
-                                 int64_t width) {
-    int64_t base = (int64_t)i0[i] - c;
-    if (base > nr - width) base = nr - width;
-    return base < 0 ? 0 : base;
-}
-#endif
-#if defined(RS_PV)
 /* v stored at o, or with d, as u8 at d: saturated and rounded half to even
    (f32_to_u8 of dnnl/_kernels/cvt.pxd: min(255, v) then max(., 0) keeps
    its NaN -> 0, the round is the current mode's, as its 1.5 * 2^23 add) */
@@ -144,8 +148,7 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_wide(
                                  _mm512_mul_ps(rs_perm4(t0, t1, t2, t3, b), _mm512_loadu_ps(mw + i)));
         rs_pv_store(o + i, d ? d + i : d, v);
         *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
-        c += step;
-        if (c >= C) c -= C;
+        c = rs_pv_next(c, step, C);
     }
     return i;
 }
@@ -173,8 +176,7 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
                                  RS_PV_MUL(RS_PV_PERM(lo, hi, b), RS_PV_LD(mw + i)));
             rs_pv_store(o + i, d ? d + i : d, v);
             accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
-            c += step;
-            if (c >= C) c -= C;
+            c = rs_pv_next(c, step, C);
         }
 #if defined(__AVX512F__)
         i = rs_wstep1_wide(o, d, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
@@ -228,8 +230,7 @@ static void rs_wstep0_32(float* __restrict o, const float* __restrict r, int64_t
             rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), RS_PV_SET1((int32_t)base));
             if (!RS_PV_FITS(a, a)) break;
             RS_PV_ST(o + i, RS_PV_PERM(RS_PV_LD(r + base), RS_PV_LD(r + base + RS_PV), a));
-            c += step;
-            if (c >= C) c -= C;
+            c = rs_pv_next(c, step, C);
         }
     }
 #else
@@ -250,9 +251,7 @@ static void rs_take_u8(uint8_t* __restrict o, const uint8_t* __restrict r, int64
     if (nr >= 16) {
         int64_t c = 0, step = 16 % C;
         for (; i + 16 <= n; i += 16) {
-            int64_t base = (int64_t)i0[i] - c;
-            if (base > nr - 16) base = nr - 16;
-            if (base < 0) base = 0;
+            int64_t base = rs_pv_base(i0, i, c, nr, 16);
 #if defined(__AVX512F__)
             __m512i a = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i0 + i)),
                                          _mm512_set1_epi32((int32_t)base));
@@ -272,8 +271,7 @@ static void rs_take_u8(uint8_t* __restrict o, const uint8_t* __restrict r, int64
 #endif
             _mm_storeu_si128((__m128i*)(o + i),
                              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(r + base)), b));
-            c += step;
-            if (c >= C) c -= C;
+            c = rs_pv_next(c, step, C);
         }
     }
 #else
