@@ -5,10 +5,13 @@
 # each source row it reads is decoded to f32 once, with one type switch
 # (decode_run: typed loops that convert in vector registers), the H taps
 # interpolated once per source column (rs_lerp1: the first step of
-# rs_bilerp_px, the same operations), the W taps per output element, and the
-# row encoded once (encode_run). With few channels (``pix == 1``) the W step
-# reads per-element tables, so it runs across pixels; with many
-# (``pix == 2``) pixel by pixel, across channels. The results are those of
+# rs_bilerp_px, the same operations; a u8 source's rows converted as they
+# are read), the W taps per output element, and the row encoded once
+# (encode_run). With few channels (``pix == 1``) the W step reads
+# per-element tables, so it runs across pixels (pixel_rows.h: permuted from
+# a window of the row in registers, else gathered; a u8 destination stored
+# from the registers); with many (``pix == 2``) pixel by pixel, across
+# channels. The results are those of
 # the generic channel path, bit for bit; f32 rows report an inf/NaN they
 # store as the plain rows do (``nonfinite``: the 3-D rerun).
 
