@@ -60,7 +60,7 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
    enlargement, few channels), the window is loaded once and permuted
    (AVX-512: vpermt2ps; AVX2: two vpermps and a blend) instead of gathered
    element by element. The first block whose window is wider (a reduction)
-   hands the rest of the row to a window of 64 floats (AVX-512: rs_perm4),
+   hands the rest of the row to a window of 4 vectors (rs_perm4),
    and the first too wide for that to the gathers. nr: the floats of r (no read
    past them); C: the channels (a block's window starts at its first
    element's pixel). Same operations, same bits: the values are moved, then
@@ -73,9 +73,9 @@ typedef __m512 rs_pvf;
 #define RS_PV_LDI(p) _mm512_loadu_si512((const void*)(p))
 #define RS_PV_SUB(a, b) _mm512_sub_epi32((a), (b))
 #define RS_PV_SET1(x) _mm512_set1_epi32(x)
-/* all indices of a and b in [0, 32) */
-#define RS_PV_FITS(a, b) (_mm512_test_epi32_mask(_mm512_or_si512((a), (b)), \
-                                                 _mm512_set1_epi32(~31)) == 0)
+/* all indices of a and b in [0, w), w a power of 2 */
+#define RS_PV_WITHIN(a, b, w) (_mm512_test_epi32_mask(_mm512_or_si512((a), (b)), \
+                                                      _mm512_set1_epi32(~((w) - 1))) == 0)
 #define RS_PV_LD(p) _mm512_loadu_ps(p)
 #define RS_PV_PERM(lo, hi, a) _mm512_permutex2var_ps((lo), (a), (hi))
 #define RS_PV_MUL _mm512_mul_ps
@@ -88,8 +88,8 @@ typedef __m256 rs_pvf;
 #define RS_PV_LDI(p) _mm256_loadu_si256((const __m256i*)(p))
 #define RS_PV_SUB(a, b) _mm256_sub_epi32((a), (b))
 #define RS_PV_SET1(x) _mm256_set1_epi32(x)
-#define RS_PV_FITS(a, b) _mm256_testz_si256(_mm256_or_si256((a), (b)), \
-                                            _mm256_set1_epi32(~15))
+#define RS_PV_WITHIN(a, b, w) _mm256_testz_si256(_mm256_or_si256((a), (b)), \
+                                                 _mm256_set1_epi32(~((w) - 1)))
 #define RS_PV_LD(p) _mm256_loadu_ps(p)
 /* element a & 7 of lo, or of hi where bit 3 of a is set */
 #define RS_PV_PERM(lo, hi, a) _mm256_blendv_ps(                                \
@@ -121,31 +121,37 @@ static inline __attribute__((always_inline)) void rs_pv_store(float* o, uint8_t*
 #endif
 }
 #endif
+#if defined(RS_PV)
+/* A reduction's wider window: 4 * RS_PV floats in four registers, element
+   a & (4 * RS_PV - 1) of them (AVX-512: two vpermt2ps and a blend; AVX2:
+   two rs_pv pairs, RS_PV_PERM, and a blend on bit 4). */
+static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi a) {
 #if defined(__AVX512F__)
-/* A reduction's wider window, at the AVX-512 level: 64 floats in four
-   registers, element a & 63 of them (two vpermt2ps and a blend). */
-static inline __m512 rs_perm4(__m512 t0, __m512 t1, __m512 t2, __m512 t3, __m512i a) {
     __m512 x = _mm512_permutex2var_ps(t0, a, t1), y = _mm512_permutex2var_ps(t2, a, t3);
     return _mm512_mask_blend_ps(_mm512_test_epi32_mask(a, _mm512_set1_epi32(32)), x, y);
+#else
+    return _mm256_blendv_ps(RS_PV_PERM(t0, t1, a), RS_PV_PERM(t2, t3, a),
+                            _mm256_castsi256_ps(_mm256_slli_epi32(a, 27)));
+#endif
 }
 static inline __attribute__((always_inline)) int64_t rs_wstep1_wide(
         float* __restrict o, uint8_t* __restrict d, const float* __restrict r, int64_t nr,
         const int32_t* __restrict i0, const int32_t* __restrict i1,
         const float* __restrict ww, const float* __restrict mw, int64_t i, int64_t n,
         int64_t c, int64_t C, rs_pvu* accv) {
-    if (nr < 64) return i;
-    int64_t step = 16 % C;
-    for (; i + 16 <= n; i += 16) {
-        int64_t base = rs_pv_base(i0, i, c, nr, 64);
-        __m512i vb = _mm512_set1_epi32((int32_t)base);
-        __m512i a = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i0 + i)), vb);
-        __m512i b = _mm512_sub_epi32(_mm512_loadu_si512((const void*)(i1 + i)), vb);
-        if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), _mm512_set1_epi32(~63))) break;
+    const int64_t W = 4 * RS_PV;
+    if (nr < W) return i;
+    int64_t step = RS_PV % C;
+    for (; i + RS_PV <= n; i += RS_PV) {
+        int64_t base = rs_pv_base(i0, i, c, nr, W);
+        rs_pvi vb = RS_PV_SET1((int32_t)base);
+        rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
+        if (!RS_PV_WITHIN(a, b, W)) break;
         const float* t = r + base;
-        __m512 t0 = _mm512_loadu_ps(t), t1 = _mm512_loadu_ps(t + 16);
-        __m512 t2 = _mm512_loadu_ps(t + 32), t3 = _mm512_loadu_ps(t + 48);
-        __m512 v = _mm512_add_ps(_mm512_mul_ps(rs_perm4(t0, t1, t2, t3, a), _mm512_loadu_ps(ww + i)),
-                                 _mm512_mul_ps(rs_perm4(t0, t1, t2, t3, b), _mm512_loadu_ps(mw + i)));
+        rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV);
+        rs_pvf t2 = RS_PV_LD(t + 2 * RS_PV), t3 = RS_PV_LD(t + 3 * RS_PV);
+        rs_pvf v = RS_PV_ADD(RS_PV_MUL(rs_perm4(t0, t1, t2, t3, a), RS_PV_LD(ww + i)),
+                             RS_PV_MUL(rs_perm4(t0, t1, t2, t3, b), RS_PV_LD(mw + i)));
         rs_pv_store(o + i, d ? d + i : d, v);
         *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
         c = rs_pv_next(c, step, C);
@@ -170,7 +176,7 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
             int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
             rs_pvi vb = RS_PV_SET1((int32_t)base);
             rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
-            if (!RS_PV_FITS(a, b)) break;
+            if (!RS_PV_WITHIN(a, b, 2 * RS_PV)) break;
             rs_pvf lo = RS_PV_LD(r + base), hi = RS_PV_LD(r + base + RS_PV);
             rs_pvf v = RS_PV_ADD(RS_PV_MUL(RS_PV_PERM(lo, hi, a), RS_PV_LD(ww + i)),
                                  RS_PV_MUL(RS_PV_PERM(lo, hi, b), RS_PV_LD(mw + i)));
@@ -178,9 +184,7 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
             accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
             c = rs_pv_next(c, step, C);
         }
-#if defined(__AVX512F__)
         i = rs_wstep1_wide(o, d, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
-#endif
         uint32_t lanes[RS_PV];
         memcpy(lanes, &accv, sizeof lanes);
         for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
@@ -228,7 +232,7 @@ static void rs_wstep0_32(float* __restrict o, const float* __restrict r, int64_t
         for (; i + RS_PV <= n; i += RS_PV) {
             int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
             rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), RS_PV_SET1((int32_t)base));
-            if (!RS_PV_FITS(a, a)) break;
+            if (!RS_PV_WITHIN(a, a, 2 * RS_PV)) break;
             RS_PV_ST(o + i, RS_PV_PERM(RS_PV_LD(r + base), RS_PV_LD(r + base + RS_PV), a));
             c = rs_pv_next(c, step, C);
         }
