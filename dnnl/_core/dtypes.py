@@ -211,8 +211,9 @@ def numpy_dtype(code, raw=False):
     code = as_data_type(code)
     if code in _NUMPY:
         return np.dtype(_NUMPY[code])
-    if not raw and code in _ML_DTYPES and ml_dtypes() is not None:
-        return np.dtype(getattr(ml_dtypes(), _ML_DTYPES[code]))
+    ml = ml_dtypes() if not raw and code in _ML_DTYPES else None
+    if ml is not None:
+        return np.dtype(getattr(ml, _ML_DTYPES[code]))
     if code in _RAW:
         return np.dtype(_RAW[code])
     raise invalid("data type %s has no numpy representation" % code.name)

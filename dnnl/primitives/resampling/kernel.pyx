@@ -120,11 +120,11 @@ cdef extern from "resampling_kernels.h":
     void rs_gather2(float* o, const float* r0, const float* r1, const int64_t* i0,
                     const int64_t* i1, float wh, float mh, const float* ww, const float* mw,
                     int64_t n) noexcept nogil
-    void rs_lerp1_u8(float* o, const uint8_t* a, const uint8_t* b, float w, float m,
-                     int64_t n) noexcept nogil
 
 
 cdef extern from "pixel_rows.h":
+    void rs_lerp1_u8(float* o, const uint8_t* a, const uint8_t* b, float w, float m,
+                     int64_t n) noexcept nogil
     uint32_t rs_wstep1_32(float* o, const float* r, int64_t nr, const int32_t* i0,
                           const int32_t* i1, const float* ww, const float* mw, int64_t n,
                           int64_t C, bint check) noexcept nogil

@@ -42,6 +42,12 @@ static void rs_gather0_32(float* __restrict o, const float* __restrict r,
                           const int32_t* __restrict i0, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = r[i0[i]];
 }
+/* rs_lerp1 of two u8 rows, each converted to f32 as it is read (exact):
+   the H step without decoding the rows first. */
+static void rs_lerp1_u8(float* __restrict o, const uint8_t* __restrict a,
+                        const uint8_t* __restrict b, float w, float m, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = (float)a[i] * w + (float)b[i] * m;
+}
 /* The window of width floats (or bytes) of the block at element i, channel
    c of its pixel: from that pixel's start, held back from the row's end. */
 static inline int64_t rs_pv_base(const int32_t* i0, int64_t i, int64_t c, int64_t nr,
@@ -134,27 +140,36 @@ static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi
                             _mm256_castsi256_ps(_mm256_slli_epi32(a, 27)));
 #endif
 }
-static inline __attribute__((always_inline)) int64_t rs_wstep1_wide(
-        float* __restrict o, uint8_t* __restrict d, const float* __restrict r, int64_t nr,
-        const int32_t* __restrict i0, const int32_t* __restrict i1,
+/* The blocks of a row from element i (channel *c) whose taps lie in a
+   window of k registers (k = 2 or 4, a constant where it is inlined), up to
+   the first that reaches wider; returns where they stopped. */
+static inline __attribute__((always_inline)) int64_t rs_wstep1_blocks(
+        int k, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
+        int64_t nr, const int32_t* __restrict i0, const int32_t* __restrict i1,
         const float* __restrict ww, const float* __restrict mw, int64_t i, int64_t n,
-        int64_t c, int64_t C, rs_pvu* accv) {
-    const int64_t W = 4 * RS_PV;
+        int64_t* c, int64_t C, rs_pvu* accv) {
+    const int64_t W = k * RS_PV;
     if (nr < W) return i;
     int64_t step = RS_PV % C;
     for (; i + RS_PV <= n; i += RS_PV) {
-        int64_t base = rs_pv_base(i0, i, c, nr, W);
+        int64_t base = rs_pv_base(i0, i, *c, nr, W);
         rs_pvi vb = RS_PV_SET1((int32_t)base);
         rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
         if (!RS_PV_WITHIN(a, b, W)) break;
         const float* t = r + base;
-        rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV);
-        rs_pvf t2 = RS_PV_LD(t + 2 * RS_PV), t3 = RS_PV_LD(t + 3 * RS_PV);
-        rs_pvf v = RS_PV_ADD(RS_PV_MUL(rs_perm4(t0, t1, t2, t3, a), RS_PV_LD(ww + i)),
-                             RS_PV_MUL(rs_perm4(t0, t1, t2, t3, b), RS_PV_LD(mw + i)));
+        rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV), x0, x1;
+        if (k == 4) {
+            rs_pvf t2 = RS_PV_LD(t + 2 * RS_PV), t3 = RS_PV_LD(t + 3 * RS_PV);
+            x0 = rs_perm4(t0, t1, t2, t3, a);
+            x1 = rs_perm4(t0, t1, t2, t3, b);
+        } else {
+            x0 = RS_PV_PERM(t0, t1, a);
+            x1 = RS_PV_PERM(t0, t1, b);
+        }
+        rs_pvf v = RS_PV_ADD(RS_PV_MUL(x0, RS_PV_LD(ww + i)), RS_PV_MUL(x1, RS_PV_LD(mw + i)));
         rs_pv_store(o + i, d ? d + i : d, v);
         *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
-        c = rs_pv_next(c, step, C);
+        *c = rs_pv_next(*c, step, C);
     }
     return i;
 }
@@ -169,26 +184,13 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
     int64_t i = 0;
     *acc = 0;
 #if defined(RS_PV)
-    if (nr >= 2 * RS_PV) {
-        int64_t c = 0, step = RS_PV % C;     /* the channel of element i */
-        rs_pvu accv = {0};
-        for (; i + RS_PV <= n; i += RS_PV) {
-            int64_t base = rs_pv_base(i0, i, c, nr, 2 * RS_PV);
-            rs_pvi vb = RS_PV_SET1((int32_t)base);
-            rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
-            if (!RS_PV_WITHIN(a, b, 2 * RS_PV)) break;
-            rs_pvf lo = RS_PV_LD(r + base), hi = RS_PV_LD(r + base + RS_PV);
-            rs_pvf v = RS_PV_ADD(RS_PV_MUL(RS_PV_PERM(lo, hi, a), RS_PV_LD(ww + i)),
-                                 RS_PV_MUL(RS_PV_PERM(lo, hi, b), RS_PV_LD(mw + i)));
-            rs_pv_store(o + i, d ? d + i : d, v);
-            accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
-            c = rs_pv_next(c, step, C);
-        }
-        i = rs_wstep1_wide(o, d, r, nr, i0, i1, ww, mw, i, n, c, C, &accv);
-        uint32_t lanes[RS_PV];
-        memcpy(lanes, &accv, sizeof lanes);
-        for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
-    }
+    int64_t c = 0;      /* the channel of element i */
+    rs_pvu accv = {0};
+    i = rs_wstep1_blocks(2, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+    i = rs_wstep1_blocks(4, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+    uint32_t lanes[RS_PV];
+    memcpy(lanes, &accv, sizeof lanes);
+    for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
 #else
     (void)o;
     (void)d;

@@ -190,12 +190,6 @@ static void rs_lerp1(float* __restrict o, const float* __restrict a,
                            const float* __restrict b, float w, float m, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i] * w + b[i] * m;
 }
-/* rs_lerp1 of two u8 rows, each converted to f32 as it is read (exact):
-   the typed pixel rows' H step without decoding the rows first. */
-static void rs_lerp1_u8(float* __restrict o, const uint8_t* __restrict a,
-                        const uint8_t* __restrict b, float w, float m, int64_t n) {
-    for (int64_t i = 0; i < n; i++) o[i] = (float)a[i] * w + (float)b[i] * m;
-}
 static void rs_lerp2(float* __restrict o, const float* __restrict c00,
                            const float* __restrict c01, const float* __restrict c10,
                            const float* __restrict c11, float wh, float mh, float ww,
