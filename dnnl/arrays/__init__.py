@@ -32,20 +32,22 @@ from dnnl.arrays import dask as _dask
 from dnnl.arrays import layouts as _layouts
 from dnnl.arrays import out_arg as _out_arg
 from dnnl._core import dtypes as _dtypes
-from dnnl._core.args import short
 from dnnl._model.desc import desc
 from dnnl._model.engine import stream
-from dnnl._core.enums import C, algorithm, data_type, prop_kind
+from dnnl._core.enums import C, data_type, prop_kind
 from dnnl._core.error import error, invalid, unimpl
 from dnnl._model.inputs import array_of, layout_of_result, memory_order
 from dnnl._model.interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._model.interop import as_numpy as _as_numpy
 from dnnl._model.memory import memory
+from dnnl import verbose as _verbose
+from dnnl._core.settings import settings
 from dnnl.arrays.prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, array_call,
                             front, new_array, run_prepared, tensor_call)
 from dnnl.arrays.quant_args import quant_attr, quant_memory, values_of
 from dnnl.arrays import resize_modes as _resize_modes
-from dnnl.arrays.sizes import factor_sizes as _factor_sizes, factors as _factors, sizes as _sizes
+from dnnl.arrays.sizes import (check_empty, factor_sizes as _factor_sizes, factors as _factors,
+                               sizes as _sizes, value_key)
 from dnnl.primitives.reorder.primitive import reorder
 
 from_array = memory.from_array
@@ -409,15 +411,6 @@ def _prepare_to_numpy(op, x, dtype, scales, zero_points, axis, parts):
 
 
 # ------------------------------------------------------------------ resampling
-_MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling_nearest}
-# PyTorch's names (F.interpolate) for the same rules, with the rank they
-# need there. PyTorch's own "nearest" is another rule (floor(o * in / out));
-# ours is its "nearest-exact".
-_PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
-                  "trilinear": ("linear", 5)}
-
-
-
 def _resize(x, size, factors, layout, dtype, out, spec, forward):
     """:func:`resample` (``forward``) or its gradient in a mode beyond
     oneDNN's, with its layouts, ``dtype`` and ``out``; ``size``: the output's
@@ -464,23 +457,13 @@ def _resampling_setup(a, mode, layout):
     array ``a`` the kernels read."""
     _check_input(a)
     lay = _layouts.parse(layout, a.ndim)
-    return _mode(mode, a.ndim + lay.added), lay
-
-
-def _value_key(v):
-    """``v`` (sizes, factors) as part of a key: its values and their types,
-    since a size of 4.0 is refused where 4 is taken, and a factor True where
-    1 is (a list counts as the tuple of its items)."""
-    t = type(v)
-    if t is tuple or t is list:
-        return tuple(v), tuple(map(type, v))
-    return v, t
+    return _resize_modes.algorithm_of(mode, a.ndim + lay.added), lay
 
 
 def _resampling_call(what, x, mode, layout, make, options, out):
     """Run the resampling of ``x`` that ``make(o)(a)`` prepares (and checks)
     once per definition, for an array ``a`` the kernels read: ``what``
-    (operation, then the sizes', factors' and dtype's :func:`_value_key`),
+    (operation, then the sizes', factors' and dtype's :func:`dnnl.arrays.sizes.value_key`),
     shape, strides, data type, mode and layout, and ``out``'s shape,
     strides and type; ``o`` is ``out``'s numpy view, or None. ``options``
     as the caller passed them, for :data:`front`. Returns ``out`` itself
@@ -509,32 +492,6 @@ def _resampling_call(what, x, mode, layout, make, options, out):
         if isinstance(x, memory):
             x = as_numpy(x)         # its logical values (dask: the callers')
     return run_prepared(x, parts, True, make(None), ())
-
-
-def _check_empty(src_spatial, dst_spatial, backward):
-    """Refuse a resampling from an empty spatial size to a non-empty one, as
-    PyTorch and OpenCV do (oneDNN's primitive would write nothing)."""
-    if 0 in src_spatial and 0 not in dst_spatial:
-        raise invalid("%s spatial size %s is empty: nothing to %s %s from (PyTorch and "
-                      "OpenCV refuse this too)"
-                      % ("the input's" if not backward else "size",
-                         short(list(src_spatial)),
-                         "resample" if not backward else "take a gradient of a",
-                         short(list(dst_spatial)) if not backward else "resampling"))
-
-
-def _mode(mode, ndim):
-    """The algorithm of ``mode``: ours, or PyTorch's name for the same rule."""
-    name, rank = _PYTORCH_MODES.get(mode, (mode, None)) if isinstance(mode, str) \
-        else (None, None)
-    alg = _MODES.get(name)
-    if alg is None:
-        raise invalid("mode must be 'linear' or 'nearest' (PyTorch's 'bilinear' / "
-                      "'trilinear' and 'nearest-exact'), not %s" % short(mode))
-    if rank is not None and rank != ndim:
-        raise invalid("mode %r is PyTorch's name for %d spatial dims, the array has %d:"
-                      " use mode='linear'" % (mode, rank - 2, ndim - 2))
-    return alg
 
 
 def _logical(a, lay):
@@ -685,8 +642,8 @@ antialias, keep_aspect_ratio_policy, scales, roi, extrapolation_value
             return call.run(x)
     if type(x) is not np.ndarray and _dask.is_dask(x):
         return _dask.resample(resample, x, size, factors, mode, layout, dtype, out)
-    what = ("resample", _value_key(size), None if factors is None else _value_key(factors),
-            _value_key(dtype))
+    what = ("resample", value_key(size), None if factors is None else value_key(factors),
+            value_key(dtype))
     return _resampling_call(what, x, mode, layout, _forward(size, factors, mode, layout, dtype),
                             (resample, size, factors, mode, layout, dtype), out)
 
@@ -698,24 +655,75 @@ def _forward(size, factors, mode, layout, dtype):
     def make(o):
         def prepare(a):
             alg, lay = _resampling_setup(a, mode, layout)
-            src = from_array(_logical(a, lay))
-            k = src.md.ndims - 2
+            view = _logical(a, lay)
+            ins = [int(n) for n in view.shape[2:]]
             hint = lambda count: _layouts.size_hint(a.ndim, lay, count)   # noqa: E731
             if (size is None) == (factors is None):
                 raise invalid("give either size or factors")
             if size is not None:
-                spatial = _sizes(size, k, hint)
+                spatial = _sizes(size, len(ins), hint)
             else:
-                spatial = _factor_sizes(src.md.dims[2:], _factors(factors, k, hint))
-            _check_empty(src.md.dims[2:], spatial, False)
+                spatial = _factor_sizes(ins, _factors(factors, len(ins), hint))
+            check_empty(ins, spatial, False)
+            call = _pixel_call(a, view, lay, alg, spatial, dtype) if o is None else None
+            if call is not None:
+                return call
+            src = from_array(view)
             result, dst = _output(a, lay, spatial, dtype, o, "resample")
-            from dnnl.primitives.resampling.primitive import resampling_forward
-            pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
-                                                   src.md, dst.md)
-            return PreparedResampling(resampling_forward(pd), _ARG_SRC, _ARG_DST, src, dst,
-                                      result, a.itemsize)
+            return PreparedResampling(_forward_primitive(alg, src, dst), _ARG_SRC, _ARG_DST,
+                                      src, dst, result, a.itemsize)
         return prepare
     return make
+
+
+def _forward_primitive(alg, src, dst):
+    """oneDNN's forward resampling of the memories ``src`` to ``dst``."""
+    from dnnl.primitives.resampling.primitive import resampling_forward
+    pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
+                                           src.md, dst.md)
+    return resampling_forward(pd)
+
+
+def _pixel_call(a, view, lay, alg, spatial, dtype):
+    """The call resizing ``a`` (its N, C, spatial... ``view``) to ``spatial``
+    when both it and the result are dense channels-last and the typed pixel
+    rows take them, as images are: its plan is built in C
+    (``resampling.plan.pixel_plan``: the descriptors and the primitive cost a
+    new image size several times its resize) and its primitive made only
+    if verbose asks for it. None for every other call."""
+    if _verbose.create_on or _verbose.exec_on or not _layouts.dense_last(view):
+        return None
+    from dnnl.primitives.resampling.plan import pixel_plan
+    sdt = _pixel_type(view.dtype)
+    ddt = sdt if dtype is None else _pixel_type(_result_type(dtype, a, "resample"))
+    if sdt is None or ddt is None:
+        return None
+    alloc, axes = layout_of_result(_layouts.result_shape(a, lay, spatial), memory_order(a))
+    result = new_array(alloc, _numpy_type(ddt), axes)
+    if not _layouts.dense_last(_logical(result, lay)):
+        return None
+    plan = pixel_plan(alg, view.shape[0], view.shape[1], view.shape[2:], spatial, sdt, ddt,
+                      parallel_min=settings.resampling_parallel_min)
+    if plan is None:
+        return None
+
+    def define(x, out):
+        src, dst = from_array(_logical(x, lay)), from_array(_logical(out, lay))
+        return _forward_primitive(alg, src, dst), src, dst
+    return PreparedResampling.of_plan(plan, define, _ARG_SRC, _ARG_DST, result, a.itemsize)
+
+
+def _pixel_type(npdt):
+    """The data type of the numpy dtype ``npdt`` when the typed pixel rows
+    read it in native byte order (f32, f16, bf16, s8, u8), else None."""
+    if not npdt.isnative:
+        return None
+    try:
+        dt = _dtypes.as_data_type(npdt)
+    except error:
+        return None
+    return dt if dt in (data_type.f32, data_type.f16, data_type.bf16, data_type.s8,
+                        data_type.u8) else None
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=None,
@@ -762,7 +770,7 @@ def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=Non
             return call.run(diff_dst)
     if type(diff_dst) is not np.ndarray and _dask.is_dask(diff_dst):
         return _dask.backward(resample_backward, diff_dst, size, mode, layout, dtype, out)
-    return _resampling_call(("resample_backward", _value_key(size), _value_key(dtype)),
+    return _resampling_call(("resample_backward", value_key(size), value_key(dtype)),
                             diff_dst, mode, layout, _backward(size, mode, layout, dtype),
                             (resample_backward, size, mode, layout, dtype, None), out)
 
@@ -777,7 +785,7 @@ def _backward(size, mode, layout, dtype):
             spatial = _sizes(size, dd.md.ndims - 2,
                              lambda count: _layouts.size_hint(a.ndim, lay, count))
             result, ds = _output(a, lay, spatial, dtype, o, "resample_backward")
-            _check_empty(ds.md.dims[2:], dd.md.dims[2:], True)
+            check_empty(ds.md.dims[2:], dd.md.dims[2:], True)
             if 0 in dd.md.dims[2:] and result.size:
                 # no output reached: no gradient
                 return Zeros(result.shape, result.dtype)

@@ -92,3 +92,14 @@ def size_hint(ndim, lay, count):
         return "; one H x W x C image? pass layout='hwc'"
     return ("; one H x W x C image? pass layout='hwc' (one C x H x W image: "
             "layout='chw')")
+
+
+def dense_last(v):
+    """Whether the N, C, spatial... array ``v`` is dense channels-last (nwc,
+    nhwc: C innermost, then W, H, N), dims of extent 1 at any stride."""
+    step, order = v.itemsize, (1,) + tuple(range(v.ndim - 1, 1, -1)) + (0,)
+    for d in order:
+        if v.shape[d] != 1 and v.strides[d] != step:
+            return False
+        step *= v.shape[d]
+    return v.ndim in (3, 4)

@@ -337,22 +337,43 @@ def run_prepared(x, parts, wide, make, args):
 
 class PreparedResampling:
     """One resampling of the array layer, made once: the primitive, its plan,
-    the descriptors of its input and output and the output's shape and type."""
+    the descriptors of its input and output and the output's shape and type.
+    Made from a plan alone (:meth:`of_plan`), it makes its primitive only
+    when a run goes through ``execute`` (verbose)."""
 
-    __slots__ = ("prim", "plan", "stream", "in_arg", "in_md", "in_nbytes", "in_item",
-                 "out_arg", "out_md", "out_nbytes", "out_shape", "out_axes", "out_dtype")
+    __slots__ = ("prim", "define", "plan", "stream", "in_arg", "in_md", "in_nbytes",
+                 "in_item", "out_arg", "out_md", "out_nbytes", "out_shape", "out_axes",
+                 "out_dtype")
 
     def __init__(self, prim, in_arg, out_arg, src, dst, out, in_item):
         """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
         ``out_arg``), ``dst`` over the numpy array ``out`` (a single image's
         result: the image of ``dst``'s batch view), whose shape, type and
         memory order the results keep; ``in_item``: the input's element size."""
-        self.prim, self.plan, self.stream = prim, prim.ready_plan(), stream(_ENGINE)
+        self._result(in_arg, out_arg, out, in_item)
+        self._defined(prim, src, dst)
+        self.plan, self.define = prim.ready_plan(), None
+
+    @classmethod
+    def of_plan(cls, plan, define, in_arg, out_arg, out, in_item):
+        """The call that runs ``plan``; ``define(a, out)``, for an input and
+        a result of the call, returns ``(primitive, src, dst)`` as
+        ``__init__`` takes them, the first time a run needs them."""
+        call = cls.__new__(cls)
+        call._result(in_arg, out_arg, out, in_item)
+        call.prim, call.plan, call.define = None, plan, define
+        return call
+
+    def _result(self, in_arg, out_arg, out, in_item):
+        self.stream = stream(_ENGINE)
         self.in_arg, self.out_arg, self.in_item = in_arg, out_arg, in_item
-        self.in_md, self.in_nbytes = src.md, src.nbytes
-        self.out_md, self.out_nbytes = dst.md, dst.nbytes
         self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
         self.out_dtype = out.dtype
+
+    def _defined(self, prim, src, dst):
+        self.prim = prim
+        self.in_md, self.in_nbytes = src.md, src.nbytes
+        self.out_md, self.out_nbytes = dst.md, dst.nbytes
 
     def run(self, a, out=None, src=None):
         """Resample ``a`` (an array of the call's definition, or a torch
@@ -369,6 +390,8 @@ class PreparedResampling:
         if plan is None or _verbose.exec_on:    # through execute: verbose prints
             if type(a) is not np.ndarray:
                 a = array_of(a)     # a tensor: its numpy view
+            if self.prim is None:
+                self._defined(*self.define(a, out))
             self.prim.execute(self.stream, {
                 self.in_arg: memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
                 self.out_arg: memory_over(self.out_md, _ENGINE, self.out_nbytes, out)})

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from dnnl._core.args import short
+from dnnl._core.enums import algorithm
 from dnnl.arrays.sizes import REAL
 from dnnl._core.error import invalid, wrong_type
 from dnnl.primitives.resize import plan as _plan
@@ -256,3 +257,26 @@ def split(mode, options):
     spec = Resize(mode, *options)
     mode = spec.onednn()
     return mode, (spec if mode is None else None)
+
+
+# oneDNN's two algorithms, by our names
+_MODES = {"linear": algorithm.resampling_linear, "nearest": algorithm.resampling_nearest}
+# PyTorch's names (F.interpolate) for the same rules, with the rank they
+# need there. PyTorch's own "nearest" is another rule (floor(o * in / out));
+# ours is its "nearest-exact".
+_PYTORCH_MODES = {"nearest-exact": ("nearest", None), "bilinear": ("linear", 4),
+                  "trilinear": ("linear", 5)}
+
+
+def algorithm_of(mode, ndim):
+    """The algorithm of ``mode``: ours, or PyTorch's name for the same rule."""
+    name, rank = _PYTORCH_MODES.get(mode, (mode, None)) if isinstance(mode, str) \
+        else (None, None)
+    alg = _MODES.get(name)
+    if alg is None:
+        raise invalid("mode must be 'linear' or 'nearest' (PyTorch's 'bilinear' / "
+                      "'trilinear' and 'nearest-exact'), not %s" % short(mode))
+    if rank is not None and rank != ndim:
+        raise invalid("mode %r is PyTorch's name for %d spatial dims, the array has %d:"
+                      " use mode='linear'" % (mode, rank - 2, ndim - 2))
+    return alg

@@ -58,3 +58,25 @@ def factor_sizes(spatial, values):
                           "non-negative" % (f, v))
         out.append(math.floor(v))
     return out
+
+
+def value_key(v):
+    """``v`` (sizes, factors) as part of a key: its values and their types,
+    since a size of 4.0 is refused where 4 is taken, and a factor True where
+    1 is (a list counts as the tuple of its items)."""
+    t = type(v)
+    if t is tuple or t is list:
+        return tuple(v), tuple(map(type, v))
+    return v, t
+
+
+def check_empty(src_spatial, dst_spatial, backward):
+    """Refuse a resampling from an empty spatial size to a non-empty one, as
+    PyTorch and OpenCV do (oneDNN's primitive would write nothing)."""
+    if 0 in src_spatial and 0 not in dst_spatial:
+        raise invalid("%s spatial size %s is empty: nothing to %s %s from (PyTorch and "
+                      "OpenCV refuse this too)"
+                      % ("the input's" if not backward else "size",
+                         short(list(src_spatial)),
+                         "resample" if not backward else "take a gradient of a",
+                         short(list(dst_spatial)) if not backward else "resampling"))

@@ -231,6 +231,15 @@ def _arrf(a):
     return np.ascontiguousarray(a, dtype=np.float32)
 
 
+cdef _copy(const void* a, cnp.npy_intp n, int typenum):
+    """A copy of the ``n`` elements at ``a`` (numpy type number ``typenum``)."""
+    return cnp.PyArray_SimpleNewFromData(1, &n, typenum, <void*>a).copy()
+
+
+cdef inline _copy64(const int64_t* a, int64_t n):
+    return _copy(a, n, cnp.NPY_INT64)
+
+
 ctypedef void (*item_fn)(const void* plan, int64_t item, float* scratch) noexcept nogil
 
 
@@ -409,6 +418,76 @@ cdef class FwdPlan(_Tables):
             p.pe0, p.pe1 = self.i32(d.pix_tabs[0]), self.i32(d.pix_tabs[1])
             p.pew, p.pem = self.f32(d.pix_tabs[2]), self.f32(d.pix_tabs[3])
 
+    @staticmethod
+    def of_pixels(bint linear, int64_t N, int64_t C, int64_t IH, int64_t IW, int64_t OH,
+                  int64_t OW, int k, int sdt, int ddt, *, int pix, bint parallel,
+                  int64_t traffic, int esize, bint checks_outputs, tuple scan, bint stream,
+                  int64_t stage, int64_t dpage_ahead):
+        """The plan of ``N x IH x IW x C`` -> ``N x OH x OW x C`` (``k`` = 1:
+        ``IH = OH = 1``), both dense channels-last, by the typed pixel rows,
+        its paths as plan.pixel_plan decides them and its tables filled in C
+        (``_kernel/pix_plan.pxi``): the plan ``__init__`` makes of fwd_plan's
+        spec for these problems."""
+        cdef FwdPlan plan = FwdPlan.__new__(FwdPlan)
+        cdef Fwd* p = &plan.p
+        plan.keep, plan.pad = [], np.array([], np.int64)
+        plan.parallel, plan.traffic, plan.esize = parallel, traffic, esize
+        plan.nitems, plan.checks_outputs = N * OH, checks_outputs
+        mode, plan.scan_lo, plan.scan_hi = scan
+        plan.scan = _SCAN[mode]
+        p.k, p.linear, p.inner, p.nruns = k, linear, 0, 1
+        p.N, p.C, p.OD, p.OH, p.OW, p.IW = N, C, 1, OH, OW, IW
+        p.sdt, p.ddt, p.IWspan = sdt, ddt, 0
+        p.srow_unit, p.dW_unit = IW == 1, OW < 2
+        p.L = max(1, IW, OW, C)
+        p.h2a = p.h2b = -1
+        p.stream, p.stage, p.dpage_ahead = stream, stage, dpage_ahead
+        p.pix, p.pix_srow = pix, IW * C
+        _pixel_tables(plan, linear, N, C, IH, IW, OH, OW, k)
+        return plan
+
+    def fields(self):
+        """Every field of the C plan, its tables as arrays (not for a lazy W,
+        whose tables are partial): two plans are the same when these are."""
+        cdef Fwd* p = &self.p
+        cdef int a
+        if p.lazy_sw:
+            raise ValueError("a lazy W plan's tables are partial")
+        f = dict(nitems=self.nitems, parallel=self.parallel, traffic=self.traffic,
+                 esize=self.esize, scan=(self.scan, self.scan_lo, self.scan_hi),
+                 checks_outputs=self.checks_outputs, pad=self.pad.copy())
+        for name, v in (("k", p.k), ("linear", p.linear), ("inner", p.inner), ("N", p.N),
+                        ("C", p.C), ("OD", p.OD), ("OH", p.OH), ("OW", p.OW), ("IW", p.IW),
+                        ("IWspan", p.IWspan), ("sdt", p.sdt), ("ddt", p.ddt),
+                        ("srow_unit", p.srow_unit), ("dW_unit", p.dW_unit), ("L", p.L),
+                        ("ngroups", p.ngroups), ("row_bytes", p.row_bytes),
+                        ("wdup2", p.wdup2), ("x2lo", p.x2lo), ("x2hi", p.x2hi),
+                        ("h2a", p.h2a), ("h2b", p.h2b), ("cdup2", p.cdup2),
+                        ("stream", p.stream), ("srow_bytes", p.srow_bytes),
+                        ("dpage_ahead", p.dpage_ahead), ("stage", p.stage), ("pix", p.pix),
+                        ("pix_srow", p.pix_srow), ("post_ops", p.po.n)):
+            f[name] = v
+        ext = (p.OD, p.OH, p.OW)
+        f["sN"], f["dN"] = _copy64(p.sN, p.N), _copy64(p.dN, p.N)
+        f["sC"], f["dC"] = _copy64(p.sC, p.C), _copy64(p.dC, p.C)
+        for a in range(3):
+            f["s0", a], f["s1", a] = _copy64(p.s0[a], ext[a]), _copy64(p.s1[a], ext[a])
+            f["wl", a] = _copy(p.wl[a], ext[a], cnp.NPY_FLOAT32)
+            f["wr", a] = _copy(p.wr[a], ext[a], cnp.NPY_FLOAT32)
+            f["dS", a] = _copy64(p.dS[a], ext[a])
+        f["i0W"], f["i1W"] = _copy64(p.i0W, p.OW), _copy64(p.i1W, p.OW)
+        f["sWrow"] = _copy64(p.sWrow, p.IW)
+        f["runs"] = (_copy64(p.run_c0, p.nruns), _copy64(p.run_len, p.nruns),
+                     _copy(p.run_sunit, p.nruns, cnp.NPY_UINT8),
+                     _copy(p.run_dunit, p.nruns, cnp.NPY_UINT8))
+        if p.ngroups:
+            f["grp"] = _copy64(p.grp, p.ngroups + 1)
+        if p.pix == 1:
+            n = p.OW * p.C
+            f["pe"] = (_copy(p.pe0, n, cnp.NPY_INT32), _copy(p.pe1, n, cnp.NPY_INT32),
+                       _copy(p.pew, n, cnp.NPY_FLOAT32), _copy(p.pem, n, cnp.NPY_FLOAT32))
+        return f
+
     @property
     def path(self):
         """What runs: "channels" (channel runs: nhwc, blocked), "rows" (width
@@ -551,3 +630,6 @@ cdef class BwdPlan(_Tables):
                 and _has_nonfinite(q.ds, q.sdt, self.scan_lo, self.scan_hi)):
             _bwd_3d(&q)
             self._launch(&q, _bwd_item, q.ds, nscr)
+
+
+include "_kernel/pix_plan.pxi"

@@ -60,15 +60,16 @@ def _ceil_idx(x):
     return np.where(x < 0, 0, t.astype(np.int64) + (t != x)).astype(np.int64)
 
 
-def nearest_indices(n_in, n_out):
-    """Source index of every output index, clamped into [0, n_in)."""
-    idx = _roundf(_map(np.arange(n_out), n_out, n_in))
+def nearest_indices(n_in, n_out, o=None):
+    """Source index of every output index (or of the indices ``o``), clamped
+    into [0, n_in)."""
+    idx = _roundf(_map(np.arange(n_out) if o is None else o, n_out, n_in))
     return np.clip(idx, 0, max(n_in - 1, 0))
 
 
-def linear_coeffs(n_in, n_out):
-    """``(left, right, w_left)`` per output index."""
-    s = _map(np.arange(n_out), n_out, n_in)
+def linear_coeffs(n_in, n_out, o=None):
+    """``(left, right, w_left)`` per output index (or of the indices ``o``)."""
+    s = _map(np.arange(n_out) if o is None else o, n_out, n_in)
     left = np.clip(np.trunc(s.astype(np.float64)).astype(np.int64), 0, max(n_in - 1, 0))
     right = np.clip(np.minimum(_ceil_idx(s), n_in - 1), 0, max(n_in - 1, 0))
     w_right = np.abs(s - left.astype(f32)).astype(f32)
@@ -266,6 +267,48 @@ def fwd_plan(alg, src_md, dst_md, entries, *, parallel_min):
         pad=_offsets.padding_offsets(dst_md), esize=_dtypes.size(dst_md.data_type))
     _fwd_paths(spec)
     return _load_kernel("dnnl.primitives.resampling.kernel").FwdPlan(spec)   # the first load picks the ISA level
+
+
+def pixel_plan(alg, N, C, ins, outs, sdt, ddt, *, parallel_min):
+    """The plan ``fwd_plan`` makes for ``N x ins x C`` -> ``N x outs x C`` (one or
+    two spatial sizes), both dense channels-last at offset 0, with no
+    post-ops, when it is the typed pixel rows across pixels or pixel by pixel
+    (``_pixel_rows``, without the repeated rows of f32 nearest), its paths
+    decided from a few numbers and its tables filled in C
+    (``FwdPlan.of_pixels``): a small fraction of the resize of a new image
+    size, where fwd_plan's numpy costs several. None for every other
+    problem (``fwd_plan`` then decides)."""
+    k, linear = len(ins), alg == algorithm.resampling_linear
+    sdt, ddt = int(sdt), int(ddt)
+    IH, IW = (1, ins[0]) if k == 1 else ins
+    OH, OW = (1, outs[0]) if k == 1 else outs
+    f32_only = sdt == F32 and ddt == F32
+    if not (k in (1, 2) and C >= 2 and min(N, IH, IW, OH, OW) >= 1 and sdt in PIX_TYPES
+            and ddt in PIX_TYPES and not (f32_only and (C >= PIX_FEW or not linear))
+            and IW * C < 2 ** 31 and OW * C < 2 ** 31 and OH < 2 ** 31):
+        return None
+    # the source span the taps reach (_span): they grow with the output index
+    in_lo, in_hi = 0, (N - 1) * IH * IW * C + C - 1
+    for n_in, n_out, stride in ((IH, OH, IW * C), (IW, OW, C))[2 - k:]:
+        ends = np.array([0, n_out - 1])
+        if linear:
+            left, right, _ = linear_coeffs(n_in, n_out, ends)
+        else:
+            left = right = nearest_indices(n_in, n_out, ends)
+        in_lo += int(left[0]) * stride
+        in_hi += int(right[1]) * stride
+    nout = N * OH * OW * C
+    checks_outputs = bool(linear and f32_only)
+    scan = _scan_mode(linear, ddt == F32, (in_lo, in_hi), (0, nout - 1))
+    # _fwd_paths' streaming rule, for dense rows without row groups
+    stream = (in_hi - in_lo + nout + 1) * 4 >= STREAM_BYTES and checks_outputs and k == 2
+    return _load_kernel("dnnl.primitives.resampling.kernel").FwdPlan.of_pixels(
+        linear, N, C, IH, IW, OH, OW, k, sdt, ddt, pix=1 if C < PIX_FEW else 2,
+        parallel=nout >= parallel_min,
+        traffic=N * IH * IW * C * _dtypes.size(sdt) + nout * _dtypes.size(ddt),
+        esize=_dtypes.size(ddt), checks_outputs=checks_outputs, scan=scan, stream=stream,
+        stage=OW * C if stream and OW * C * 4 <= STAGE_BYTES else 0,
+        dpage_ahead=DPAGE_AHEAD if stream else 0)
 
 
 def _traffic(*tensors):
