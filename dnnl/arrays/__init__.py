@@ -694,17 +694,17 @@ def _pixel_call(a, view, lay, alg, spatial, dtype):
     if _verbose.create_on or _verbose.exec_on or not _layouts.dense_last(view):
         return None
     from dnnl.primitives.resampling.plan import pixel_plan
-    sdt = _pixel_type(view.dtype)
-    ddt = sdt if dtype is None else _pixel_type(_result_type(dtype, a, "resample"))
+    sdt = _native_type(view.dtype)
+    ddt = sdt if dtype is None else _native_type(_result_type(dtype, a, "resample"))
     if sdt is None or ddt is None:
-        return None
-    alloc, axes = layout_of_result(_layouts.result_shape(a, lay, spatial), memory_order(a))
-    result = new_array(alloc, _numpy_type(ddt), axes)
-    if not _layouts.dense_last(_logical(result, lay)):
         return None
     plan = pixel_plan(alg, view.shape[0], view.shape[1], view.shape[2:], spatial, sdt, ddt,
                       parallel_min=settings.resampling_parallel_min)
     if plan is None:
+        return None
+    alloc, axes = layout_of_result(_layouts.result_shape(a, lay, spatial), memory_order(a))
+    result = new_array(alloc, _numpy_type(ddt), axes)
+    if not _layouts.dense_last(_logical(result, lay)):
         return None
 
     def define(x, out):
@@ -713,17 +713,15 @@ def _pixel_call(a, view, lay, alg, spatial, dtype):
     return PreparedResampling.of_plan(plan, define, _ARG_SRC, _ARG_DST, result, a.itemsize)
 
 
-def _pixel_type(npdt):
-    """The data type of the numpy dtype ``npdt`` when the typed pixel rows
-    read it in native byte order (f32, f16, bf16, s8, u8), else None."""
+def _native_type(npdt):
+    """The data type of the numpy dtype ``npdt`` in native byte order, else
+    None (the kernels then read a converted copy)."""
     if not npdt.isnative:
         return None
     try:
-        dt = _dtypes.as_data_type(npdt)
+        return _dtypes.as_data_type(npdt)
     except error:
         return None
-    return dt if dt in (data_type.f32, data_type.f16, data_type.bf16, data_type.s8,
-                        data_type.u8) else None
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=None,
