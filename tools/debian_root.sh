@@ -8,7 +8,7 @@
 #                                   file says it finished; a half-made ROOT is
 #                                   made again);
 #   root_enter ROOT                 bind-mount /proc /dev /sys (unmounted on
-#                                   exit), copy the host's resolv.conf,
+#                                   exit, by root_unmount), copy the host's resolv.conf,
 #                                   pip.conf (and the CA file it names) and
 #                                   extra CA certificates in;
 #   inside CMD...                   run CMD in ROOT with a clean environment;
@@ -17,7 +17,10 @@
 #                                   not ignored: no build outputs) into a fresh
 #                                   ROOT/DIR; the files of the sdist DNNL_SDIST
 #                                   instead when that names one;
-#   root_newest_python              the newest 3.X of the root's python3.X-dev.
+#   root_newest_python              the newest 3.X of the root's python3.X-dev;
+#   root_unmount ROOT               unmount whatever is mounted inside ROOT (a
+#                                   run cut off before its exit trap leaves its
+#                                   bind mounts behind).
 # DEBIAN_MIRROR overrides the mirror (default: the host's, else deb.debian.org).
 
 step() { printf '\n=== %s\n' "$*"; }
@@ -40,7 +43,10 @@ root_make() {
     fi
     if [ ! -e "$root/.debootstrap-done" ]; then
         step "debootstrap $suite into $root"
-        rm -rf "$root"
+        # never through a mount: a half-made root of a cut-off run may still
+        # have the host's /proc, /dev or /sys bound inside it
+        root_unmount "$root"
+        rm -rf --one-file-system "$root"
         mkdir -p "$root"
         nice -n 10 debootstrap --variant=minbase --include="$packages,ca-certificates" \
             "$suite" "$root" "${DEBIAN_MIRROR:-$(host_mirror)}"
@@ -56,7 +62,7 @@ root_enter() {
         mountpoint -q "$root/$d" || mount --bind "/$d" "$root/$d"
     done
     # (the path written into the trap: it runs after the caller's locals are gone)
-    trap "for d in sys dev proc; do umount -l '$root'/\$d 2>/dev/null || true; done" EXIT
+    trap "root_unmount '$root'" EXIT
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
     if [ -f /etc/pip.conf ]; then
         cp /etc/pip.conf "$root/etc/pip.conf"
@@ -71,6 +77,16 @@ root_enter() {
         cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
     fi
     inside update-ca-certificates >/dev/null 2>&1 || true
+}
+
+root_unmount() {
+    # every mount at or below ROOT, deepest first, detached lazily
+    local target
+    [ -d "$1" ] || return 0
+    findmnt -rn -o TARGET | awk -v r="$(realpath "$1")" 'index($0, r "/") == 1' \
+        | sort -r | while read -r target; do
+            umount -l "$target" 2>/dev/null || true
+        done
 }
 
 root_install() {
