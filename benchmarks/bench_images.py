@@ -114,13 +114,19 @@ def peers(img, out, mode):
 
 
 def interleaved(calls, images, repeat):
-    """Per-peer lists of seconds, the peers run in turn on each sample."""
+    """Per-peer lists of seconds, the peers run in turn on each sample.
+
+    Each call finds the image in the cache, as a data loader's freshly
+    decoded image is: it is read just before (without that, with a new
+    image every sample, the first peer would pay for bringing it in and
+    leave it cached for the others)."""
     times = {k: [] for k in calls}
     for k, f in calls.items():          # warm up: plans, caches, threads
         f(images[0])
     for i in range(repeat):
         a = images[i % len(images)]
         for k, f in calls.items():
+            a.sum()
             t = time.perf_counter()
             f(a)
             times[k].append(time.perf_counter() - t)
