@@ -127,6 +127,11 @@ INTEGRAL = frozenset(r.code for r in RECORDS if r.kind == "int")
 
 _NUMPY = {r.code: r.numpy for r in RECORDS if r.numpy is not None}
 _ML_DTYPES = {r.code: r.ml_dtypes for r in RECORDS if r.ml_dtypes is not None}
+# the data type of each numpy dtype (native order), the first record's
+_BY_DTYPE = {}
+for _code, _t in _NUMPY.items():
+    _BY_DTYPE.setdefault(np.dtype(_t), _code)
+del _code, _t
 # Raw storage when ml_dtypes is absent (and for sub-byte integers, unpacked).
 _RAW = {r.code: r.raw for r in RECORDS if r.raw is not None}
 _ALIASES = {a: r.name for r in RECORDS for a in r.aliases}
@@ -151,6 +156,10 @@ def as_data_type(value):
     """
     if isinstance(value, data_type):
         return value
+    if isinstance(value, np.dtype):     # an array's dtype: the arrays' every call
+        code = _BY_DTYPE.get(value)
+        if code is not None:
+            return code
     not_another_enum(value, data_type, "data type")
     if isinstance(value, str):
         name = value.lower().replace("dnnl_", "").replace("data_type.", "")
@@ -221,4 +230,6 @@ def numpy_dtype(code, raw=False):
 
 def size(code):
     """Bytes per element, as ``dnnl_data_type_size`` (sub-byte types: 1)."""
+    if type(code) is int and code in SIZE:      # the plans' codes, without a member made
+        return SIZE[code]
     return SIZE.get(as_data_type(code), 2 ** 64 - 1)

@@ -12,8 +12,6 @@ backward W taps); ``FwdPlan`` / ``BwdPlan`` (the kernel, ``kernel.pyx``) only co
 the spec's named fields once, into C structs.
 Forward and backward share ``PlanSpec``'s fields.
 """
-import math
-
 import numpy as np
 
 from dnnl._core import dtypes as _dtypes
@@ -76,21 +74,6 @@ def linear_coeffs(n_in, n_out, o=None):
     right = np.clip(np.minimum(_ceil_idx(s), n_in - 1), 0, max(n_in - 1, 0))
     w_right = np.abs(s - left.astype(f32)).astype(f32)
     return left, right, (f32(1) - w_right).astype(f32)
-
-
-def tap_span(linear, n_in, n_out, o):
-    """The first and last source index output ``o`` reads: ``linear_coeffs``'
-    ``(left, right)`` or ``nearest_indices``' index twice, for one index
-    in numpy's f32 scalars (an array's numpy costs tens of microseconds,
-    a new image size's whole plan)."""
-    s = float((f32(o) + f32(0.5)) * f32(n_in) / f32(n_out) - f32(0.5))
-    hi = max(n_in - 1, 0)
-    t = int(s)                      # trunc
-    if not linear:                  # roundf: half away from zero (exact in double)
-        r = min(max(int(s + math.copysign(0.5, s)), 0), hi)
-        return r, r
-    ceil = 0 if s < 0 else t + (t != s)
-    return min(max(t, 0), hi), min(max(min(ceil, n_in - 1), 0), hi)
 
 
 def _chunked(n, fn, *dtypes):
@@ -302,19 +285,21 @@ def pixel_plan(alg, N, C, ins, outs, sdt, ddt, *, parallel_min):
     f32_only = sdt == F32 and ddt == F32
     if not (k in (1, 2) and C >= 2 and min(N, IH, IW, OH, OW) >= 1 and sdt in PIX_TYPES
             and ddt in PIX_TYPES and not (f32_only and (C >= PIX_FEW or not linear))
-            and IW * C < 2 ** 31 and OW * C < 2 ** 31 and OH < 2 ** 31):
+            and IW * C < 2 ** 31 and OW * C < 2 ** 31 and OH < 2 ** 31 and IH < 2 ** 30):
         return None
     # the source span the taps reach (_span): they grow with the output index
+    kernel = _load_kernel("dnnl.primitives.resampling.kernel")
     in_lo, in_hi = 0, (N - 1) * IH * IW * C + C - 1
     for n_in, n_out, stride in ((IH, OH, IW * C), (IW, OW, C))[2 - k:]:
-        in_lo += tap_span(linear, n_in, n_out, 0)[0] * stride
-        in_hi += tap_span(linear, n_in, n_out, n_out - 1)[1] * stride
+        first, last = kernel.tap_span(linear, n_in, n_out)
+        in_lo += first * stride
+        in_hi += last * stride
     nout = N * OH * OW * C
     checks_outputs = bool(linear and f32_only)
     scan = _scan_mode(linear, ddt == F32, (in_lo, in_hi), (0, nout - 1))
     # _fwd_paths' streaming rule, for dense rows without row groups
     stream = (in_hi - in_lo + nout + 1) * 4 >= STREAM_BYTES and checks_outputs and k == 2
-    return _load_kernel("dnnl.primitives.resampling.kernel").FwdPlan.of_pixels(
+    return kernel.FwdPlan.of_pixels(
         linear, N, C, IH, IW, OH, OW, k, sdt, ddt, pix=1 if C < PIX_FEW else 2,
         parallel=nout >= parallel_min,
         traffic=N * IH * IW * C * _dtypes.size(sdt) + nout * _dtypes.size(ddt),

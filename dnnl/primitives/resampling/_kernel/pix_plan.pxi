@@ -9,6 +9,17 @@
 # (FwdPlan.fields, tests/primitives/resampling).
 
 
+def tap_span(bint linear, int64_t n_in, int64_t n_out):
+    """``(first, last)``: the first source index output 0 reads and the last
+    one output ``n_out - 1`` reads, as the tables have them (rs_coeffs):
+    plan.pixel_plan's source span, without a table made."""
+    cdef int64_t l0, r0, l1, r1
+    cdef float w0, w1
+    rs_coeffs(0, 1, n_in, n_out, 1, linear, &l0, &r0, &w0, &w1)
+    rs_coeffs(n_out - 1, 1, n_in, n_out, 1, linear, &l1, &r1, &w0, &w1)
+    return l0, r1
+
+
 cdef cnp.ndarray _steps(int64_t n, int64_t step):
     """0, step, 2 step, ... (n of them), int64."""
     cdef cnp.ndarray a = np.empty(n, np.int64)
