@@ -348,7 +348,8 @@ def test_forward_streamed_staged_channel_rows(alg, ins, outs):
 def test_kernels_only_copy_their_plans():
     """Fast paths are decided by the plan builders (each kind's plan.py): the kernel sources use numpy only to hold the plan's
     arrays (``empty``: the tables resampling's FwdPlan.of_pixels fills in C), and define no Python helpers beyond the
-    array copies."""
+    array copies and ``tap_span`` (the ends of the C taps, which plan.pixel_plan reads rather than redoing their f32
+    arithmetic)."""
     kinds = pathlib.Path(RP.__file__).parent.parent
     for name in ("resampling/kernel.pyx", "reorder/kernel.pyx.in"):
         # the kernel and the parts it includes (its folder _kernel/)
@@ -357,4 +358,4 @@ def test_kernels_only_copy_their_plans():
         used = set(re.findall(r"\bnp\.(\w+)", text))
         assert used <= {"ascontiguousarray", "array", "empty", "int32", "int64", "float32", "uint8"}, (name, used)
         helpers = set(re.findall(r"^def (\w+)", text, re.M))
-        assert helpers <= {"_arr64", "_arrf", "max_threads"}, (name, helpers)
+        assert helpers <= {"_arr64", "_arrf", "max_threads", "tap_span"}, (name, helpers)

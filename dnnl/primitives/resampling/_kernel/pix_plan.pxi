@@ -20,87 +20,85 @@ def tap_span(bint linear, int64_t n_in, int64_t n_out):
     return l0, r1
 
 
-cdef cnp.ndarray _steps(int64_t n, int64_t step):
-    """0, step, 2 step, ... (n of them), int64."""
-    cdef cnp.ndarray a = np.empty(n, np.int64)
-    cdef int64_t* q = <int64_t*>cnp.PyArray_DATA(a)
+cdef inline void _steps(int64_t* q, int64_t n, int64_t step) noexcept:
+    """0, step, 2 step, ... (n of them) at ``q``."""
     cdef int64_t i
     for i in range(n):
         q[i] = i * step
-    return a
 
 
-cdef tuple _axis(FwdPlan plan, int a, int64_t n_in, int64_t n_out, int64_t stride,
-                 bint linear):
-    """The taps (offsets: index x ``stride``) and weights of spatial axis
-    ``a`` (1: H, 2: W) into the plan; returns the tap indices."""
-    cdef Fwd* p = &plan.p
+cdef inline void _axis(Fwd* p, int a, int64_t n_in, int64_t n_out, int64_t stride,
+                       bint linear, int64_t* l, int64_t* r, int64_t* s0, int64_t* s1,
+                       float* w0, float* w1) noexcept:
+    """The taps of spatial axis ``a`` (1: H, 2: W): their indices at ``l`` /
+    ``r``, offsets (index x ``stride``) at ``s0`` / ``s1`` and weights at
+    ``w0`` / ``w1``, each ``n_out`` long, into the plan."""
     cdef int64_t j
-    cdef cnp.ndarray i0 = np.empty(n_out, np.int64), i1 = np.empty(n_out, np.int64)
-    cdef cnp.ndarray o0 = np.empty(n_out, np.int64), o1 = np.empty(n_out, np.int64)
-    cdef cnp.ndarray wl = np.empty(n_out, np.float32), wr = np.empty(n_out, np.float32)
-    cdef int64_t* l = <int64_t*>cnp.PyArray_DATA(i0)
-    cdef int64_t* r = <int64_t*>cnp.PyArray_DATA(i1)
-    cdef int64_t* s0 = <int64_t*>cnp.PyArray_DATA(o0)
-    cdef int64_t* s1 = <int64_t*>cnp.PyArray_DATA(o1)
-    cdef float* w0 = <float*>cnp.PyArray_DATA(wl)
-    cdef float* w1 = <float*>cnp.PyArray_DATA(wr)
     rs_coeffs(0, n_out, n_in, n_out, 1, linear, l, r, w0, w1)
     for j in range(n_out):
         s0[j] = l[j] * stride
         s1[j] = r[j] * stride
         if not linear:
             w0[j], w1[j] = 1, 0
-    p.s0[a], p.s1[a] = plan.i64(o0), plan.i64(o1)
-    p.wl[a], p.wr[a] = plan.f32(wl), plan.f32(wr)
-    return i0, i1
+    p.s0[a], p.s1[a], p.wl[a], p.wr[a] = s0, s1, w0, w1
 
 
-cdef _missing(FwdPlan plan, int a):
-    """Spatial axis ``a`` absent (extent 1): tap offset 0, weights (1, 0)."""
-    cdef Fwd* p = &plan.p
-    p.s0[a] = p.s1[a] = p.dS[a] = plan.i64(np.array([0], np.int64))
-    p.wl[a] = plan.f32(np.array([1], np.float32))
-    p.wr[a] = plan.f32(np.array([0], np.float32))
+cdef void* _block(FwdPlan plan, cnp.npy_intp n, int typenum):
+    """``n`` elements of numpy type ``typenum``, kept alive by the plan."""
+    arr = cnp.PyArray_EMPTY(1, &n, typenum, 0)
+    plan.keep.append(arr)
+    return cnp.PyArray_DATA(arr)
 
 
 cdef _pixel_tables(FwdPlan plan, bint linear, int64_t N, int64_t C, int64_t IH,
                    int64_t IW, int64_t OH, int64_t OW, int k):
     """Every table of ``N x IH x IW x C`` -> ``N x OH x OW x C`` (``k`` = 1:
-    ``IH = OH = 1``), both dense channels-last, into the plan."""
+    ``IH = OH = 1``), both dense channels-last, into the plan: carved out of
+    one block per element type (a numpy array per table cost a new image
+    size more than every loop here)."""
     cdef Fwd* p = &plan.p
-    cdef cnp.ndarray li, ri, e0, e1, ew, em
-    cdef int64_t j, c
-    cdef int32_t* q0
-    cdef int32_t* q1
-    cdef float* qw
-    cdef float* qm
-    p.run_c0 = plan.i64(np.array([0], np.int64))
-    p.run_len = plan.i64(np.array([C], np.int64))
-    p.run_sunit = p.run_dunit = plan.u8(np.array([1], np.uint8))
-    p.sN = plan.i64(_steps(N, IH * IW * C))
-    p.sC = p.dC = plan.i64(_steps(C, 1))
-    _missing(plan, 0)
+    cdef int64_t nh = OH if k == 2 else 0, ne = OW * C if p.pix == 1 else 0
+    cdef int64_t j, c, a
+    # int64: [0], [C], sN, dN, sC, the W taps (indices, offsets) and dS,
+    # sWrow, the H taps (indices, offsets) and dS; f32: [1], [0], the W
+    # weights, the H weights, the per-element W weights
+    cdef int64_t* q = <int64_t*>_block(plan, 2 + 2 * N + C + 5 * OW + IW + 5 * nh,
+                                       cnp.NPY_INT64)
+    cdef float* f = <float*>_block(plan, 2 + 2 * OW + 2 * nh + 2 * ne, cnp.NPY_FLOAT32)
+    cdef uint8_t* u = <uint8_t*>_block(plan, 1, cnp.NPY_UINT8)
+    cdef int32_t* e = <int32_t*>_block(plan, 2 * ne, cnp.NPY_INT32) if ne else NULL
+    q[0], q[1], f[0], f[1], u[0] = 0, C, 1, 0, 1
+    p.run_c0, p.run_len, p.run_sunit, p.run_dunit = q, q + 1, u, u
+    for a in range(3):              # absent axes: tap offset 0, weights (1, 0)
+        p.s0[a] = p.s1[a] = p.dS[a] = q
+        p.wl[a], p.wr[a] = f, f + 1
+    q += 2
+    f += 2
+    p.sN, p.dN, p.sC = q, q + N, q + 2 * N
+    p.dC = p.sC
+    _steps(q, N, IH * IW * C)
+    _steps(q + N, N, OH * OW * C)
+    _steps(q + 2 * N, C, 1)
+    q += 2 * N + C
+    p.i0W, p.i1W = q, q + OW
+    _axis(p, 2, IW, OW, C, linear, q, q + OW, q + 2 * OW, q + 3 * OW, f, f + OW)
+    p.dS[2] = q + 4 * OW
+    _steps(q + 4 * OW, OW, C)
+    p.sWrow = q + 5 * OW
+    _steps(q + 5 * OW, IW, C)
+    q += 5 * OW + IW
+    f += 2 * OW
     if k == 2:
-        _axis(plan, 1, IH, OH, IW * C, linear)
-        p.dS[1] = plan.i64(_steps(OH, OW * C))
-    else:
-        _missing(plan, 1)
-    li, ri = _axis(plan, 2, IW, OW, C, linear)
-    p.i0W, p.i1W = plan.i64(li), plan.i64(ri)
-    p.dS[2] = plan.i64(_steps(OW, C))
-    p.sWrow = plan.i64(_steps(IW, C))
-    p.dN = plan.i64(_steps(N, OH * OW * C))
-    pack_post_ops(&p.po, [], plan.keep)
+        _axis(p, 1, IH, OH, IW * C, linear, q, q + OH, q + 2 * OH, q + 3 * OH, f, f + OH)
+        p.dS[1] = q + 4 * OH
+        _steps(q + 4 * OH, OH, OW * C)
+        f += 2 * OH
+    p.po.n, p.po.has_sum = 0, False
     if p.pix == 1:        # per output element: its pixel's taps, plus the channel
-        e0, e1 = np.empty(OW * C, np.int32), np.empty(OW * C, np.int32)
-        ew, em = np.empty(OW * C, np.float32), np.empty(OW * C, np.float32)
-        q0, q1 = <int32_t*>cnp.PyArray_DATA(e0), <int32_t*>cnp.PyArray_DATA(e1)
-        qw, qm = <float*>cnp.PyArray_DATA(ew), <float*>cnp.PyArray_DATA(em)
+        p.pe0, p.pe1, p.pew, p.pem = e, e + ne, f, f + ne
         for j in range(OW):
             for c in range(C):
-                q0[j * C + c] = <int32_t>(p.s0[2][j] + c)
-                q1[j * C + c] = <int32_t>(p.s1[2][j] + c)
-                qw[j * C + c] = p.wl[2][j]
-                qm[j * C + c] = p.wr[2][j]
-        p.pe0, p.pe1, p.pew, p.pem = plan.i32(e0), plan.i32(e1), plan.f32(ew), plan.f32(em)
+                e[j * C + c] = <int32_t>(p.s0[2][j] + c)
+                e[ne + j * C + c] = <int32_t>(p.s1[2][j] + c)
+                f[j * C + c] = p.wl[2][j]
+                f[ne + j * C + c] = p.wr[2][j]
