@@ -351,6 +351,7 @@ class PreparedResampling:
         result: the image of ``dst``'s batch view), whose shape, type and
         memory order the results keep; ``in_item``: the input's element size."""
         self._result(in_arg, out_arg, out, in_item)
+        self.stream = stream(_ENGINE)
         self._defined(prim, src, dst)
         self.plan, self.define = prim.ready_plan(), None
 
@@ -362,10 +363,10 @@ class PreparedResampling:
         call = cls.__new__(cls)
         call._result(in_arg, out_arg, out, in_item)
         call.prim, call.plan, call.define = None, plan, define
+        call.stream = None          # made with the primitive (a new image size's 4 us)
         return call
 
     def _result(self, in_arg, out_arg, out, in_item):
-        self.stream = stream(_ENGINE)
         self.in_arg, self.out_arg, self.in_item = in_arg, out_arg, in_item
         self.out_shape, self.out_axes = layout_of_result(out.shape, memory_order(out))
         self.out_dtype = out.dtype
@@ -392,6 +393,7 @@ class PreparedResampling:
                 a = array_of(a)     # a tensor: its numpy view
             if self.prim is None:
                 self._defined(*self.define(a, out))
+                self.stream = stream(_ENGINE)
             self.prim.execute(self.stream, {
                 self.in_arg: memory_over(self.in_md, _ENGINE, self.in_nbytes, a),
                 self.out_arg: memory_over(self.out_md, _ENGINE, self.out_nbytes, out)})
