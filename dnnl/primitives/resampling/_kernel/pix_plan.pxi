@@ -43,62 +43,77 @@ cdef inline void _axis(Fwd* p, int a, int64_t n_in, int64_t n_out, int64_t strid
     p.s0[a], p.s1[a], p.wl[a], p.wr[a] = s0, s1, w0, w1
 
 
-cdef void* _block(FwdPlan plan, cnp.npy_intp n, int typenum):
-    """``n`` elements of numpy type ``typenum``, kept alive by the plan."""
-    arr = cnp.PyArray_EMPTY(1, &n, typenum, 0)
-    plan.keep.append(arr)
-    return cnp.PyArray_DATA(arr)
+cdef inline int64_t _line(int64_t nbytes) noexcept:
+    """``nbytes`` rounded up to whole 64-byte lines."""
+    return (nbytes + 63) & ~63
+
+
+cdef inline char* _take(char** at, int64_t nbytes) noexcept:
+    """The next ``nbytes`` of a block, from a line boundary (the kernels'
+    vector loads of a table then split no line, as a numpy array's own)."""
+    cdef char* q = at[0]
+    at[0] += _line(nbytes)
+    return q
 
 
 cdef _pixel_tables(FwdPlan plan, bint linear, int64_t N, int64_t C, int64_t IH,
                    int64_t IW, int64_t OH, int64_t OW, int k):
     """Every table of ``N x IH x IW x C`` -> ``N x OH x OW x C`` (``k`` = 1:
     ``IH = OH = 1``), both dense channels-last, into the plan: carved out of
-    one block per element type (a numpy array per table cost a new image
-    size more than every loop here)."""
+    one block, each from a line boundary (a numpy array per table cost a new
+    image size more than every loop here)."""
     cdef Fwd* p = &plan.p
     cdef int64_t nh = OH if k == 2 else 0, ne = OW * C if p.pix == 1 else 0
     cdef int64_t j, c, a
-    # int64: [0], [C], sN, dN, sC, the W taps (indices, offsets) and dS,
-    # sWrow, the H taps (indices, offsets) and dS; f32: [1], [0], the W
-    # weights, the H weights, the per-element W weights
-    cdef int64_t* q = <int64_t*>_block(plan, 2 + 2 * N + C + 5 * OW + IW + 5 * nh,
-                                       cnp.NPY_INT64)
-    cdef float* f = <float*>_block(plan, 2 + 2 * OW + 2 * nh + 2 * ne, cnp.NPY_FLOAT32)
-    cdef uint8_t* u = <uint8_t*>_block(plan, 1, cnp.NPY_UINT8)
-    cdef int32_t* e = <int32_t*>_block(plan, 2 * ne, cnp.NPY_INT32) if ne else NULL
-    q[0], q[1], f[0], f[1], u[0] = 0, C, 1, 0, 1
+    cdef cnp.npy_intp size = (
+        _line(16) + _line(8) + _line(8) + 3 * _line(8 * N) + _line(8 * C) + 5 * _line(8 * OW)
+        + _line(8 * IW) + 5 * _line(8 * nh) + 2 * _line(4 * OW) + 2 * _line(4 * nh)
+        + 4 * _line(4 * ne) + 64)
+    block = cnp.PyArray_EMPTY(1, &size, cnp.NPY_UINT8, 0)
+    plan.keep.append(block)
+    cdef char* at = <char*>((<size_t>cnp.PyArray_DATA(block) + 63) & ~<size_t>63)
+    cdef int64_t* q = <int64_t*>_take(&at, 16)
+    cdef float* one = <float*>_take(&at, 8)
+    cdef uint8_t* u = <uint8_t*>_take(&at, 8)
+    q[0], q[1], one[0], one[1], u[0] = 0, C, 1, 0, 1
     p.run_c0, p.run_len, p.run_sunit, p.run_dunit = q, q + 1, u, u
     for a in range(3):              # absent axes: tap offset 0, weights (1, 0)
         p.s0[a] = p.s1[a] = p.dS[a] = q
-        p.wl[a], p.wr[a] = f, f + 1
-    q += 2
-    f += 2
-    p.sN, p.dN, p.sC = q, q + N, q + 2 * N
-    p.dC = p.sC
-    _steps(q, N, IH * IW * C)
-    _steps(q + N, N, OH * OW * C)
-    _steps(q + 2 * N, C, 1)
-    q += 2 * N + C
-    p.i0W, p.i1W = q, q + OW
-    _axis(p, 2, IW, OW, C, linear, q, q + OW, q + 2 * OW, q + 3 * OW, f, f + OW)
-    p.dS[2] = q + 4 * OW
-    _steps(q + 4 * OW, OW, C)
-    p.sWrow = q + 5 * OW
-    _steps(q + 5 * OW, IW, C)
-    q += 5 * OW + IW
-    f += 2 * OW
+        p.wl[a], p.wr[a] = one, one + 1
+    cdef int64_t* t = <int64_t*>_take(&at, 8 * N)
+    _steps(t, N, IH * IW * C)
+    p.sN = t
+    t = <int64_t*>_take(&at, 8 * N)
+    _steps(t, N, OH * OW * C)
+    p.dN = t
+    t = <int64_t*>_take(&at, 8 * C)
+    _steps(t, C, 1)
+    p.sC = p.dC = t
+    p.i0W, p.i1W = <int64_t*>_take(&at, 8 * OW), <int64_t*>_take(&at, 8 * OW)
+    _axis(p, 2, IW, OW, C, linear, <int64_t*>p.i0W, <int64_t*>p.i1W,
+          <int64_t*>_take(&at, 8 * OW), <int64_t*>_take(&at, 8 * OW),
+          <float*>_take(&at, 4 * OW), <float*>_take(&at, 4 * OW))
+    t = <int64_t*>_take(&at, 8 * OW)
+    _steps(t, OW, C)
+    p.dS[2] = t
+    t = <int64_t*>_take(&at, 8 * IW)
+    _steps(t, IW, C)
+    p.sWrow = t
     if k == 2:
-        _axis(p, 1, IH, OH, IW * C, linear, q, q + OH, q + 2 * OH, q + 3 * OH, f, f + OH)
-        p.dS[1] = q + 4 * OH
-        _steps(q + 4 * OH, OH, OW * C)
-        f += 2 * OH
+        _axis(p, 1, IH, OH, IW * C, linear, <int64_t*>_take(&at, 8 * OH),
+              <int64_t*>_take(&at, 8 * OH), <int64_t*>_take(&at, 8 * OH),
+              <int64_t*>_take(&at, 8 * OH), <float*>_take(&at, 4 * OH),
+              <float*>_take(&at, 4 * OH))
+        t = <int64_t*>_take(&at, 8 * OH)
+        _steps(t, OH, OW * C)
+        p.dS[1] = t
     p.po.n, p.po.has_sum = 0, False
     if p.pix == 1:        # per output element: its pixel's taps, plus the channel
-        p.pe0, p.pe1, p.pew, p.pem = e, e + ne, f, f + ne
+        p.pe0, p.pe1 = <int32_t*>_take(&at, 4 * ne), <int32_t*>_take(&at, 4 * ne)
+        p.pew, p.pem = <float*>_take(&at, 4 * ne), <float*>_take(&at, 4 * ne)
         for j in range(OW):
             for c in range(C):
-                e[j * C + c] = <int32_t>(p.s0[2][j] + c)
-                e[ne + j * C + c] = <int32_t>(p.s1[2][j] + c)
-                f[j * C + c] = p.wl[2][j]
-                f[ne + j * C + c] = p.wr[2][j]
+                (<int32_t*>p.pe0)[j * C + c] = <int32_t>(p.s0[2][j] + c)
+                (<int32_t*>p.pe1)[j * C + c] = <int32_t>(p.s1[2][j] + c)
+                (<float*>p.pew)[j * C + c] = p.wl[2][j]
+                (<float*>p.pem)[j * C + c] = p.wr[2][j]
