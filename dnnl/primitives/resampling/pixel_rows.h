@@ -46,7 +46,29 @@ static void rs_gather0_32(float* __restrict o, const float* __restrict r,
    the H step without decoding the rows first. */
 static void rs_lerp1_u8(float* __restrict o, const uint8_t* __restrict a,
                         const uint8_t* __restrict b, float w, float m, int64_t n) {
-    for (int64_t i = 0; i < n; i++) o[i] = (float)a[i] * w + (float)b[i] * m;
+    int64_t i = 0;
+    /* each byte widened to a dword in one step (gcc's loop widens to words,
+       then words to dwords: twice the shuffles, the port this loop waits on) */
+#if defined(__AVX512F__)
+    const __m512 vw = _mm512_set1_ps(w), vm = _mm512_set1_ps(m);
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_cvtepi32_ps(
+            _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(a + i))));
+        __m512 y = _mm512_cvtepi32_ps(
+            _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(b + i))));
+        _mm512_storeu_ps(o + i, _mm512_add_ps(_mm512_mul_ps(x, vw), _mm512_mul_ps(y, vm)));
+    }
+#elif defined(__AVX2__)
+    const __m256 vw = _mm256_set1_ps(w), vm = _mm256_set1_ps(m);
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_cvtepi32_ps(
+            _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(a + i))));
+        __m256 y = _mm256_cvtepi32_ps(
+            _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(b + i))));
+        _mm256_storeu_ps(o + i, _mm256_add_ps(_mm256_mul_ps(x, vw), _mm256_mul_ps(y, vm)));
+    }
+#endif
+    for (; i < n; i++) o[i] = (float)a[i] * w + (float)b[i] * m;
 }
 /* The window of width floats (or bytes) of the block at element i, channel
    c of its pixel: from that pixel's start, held back from the row's end. */
@@ -71,7 +93,7 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
    past them); C: the channels (a block's window starts at its first
    element's pixel). Same operations, same bits: the values are moved, then
    multiplied and added as in rs_gather1_32. Returns RS_NONFINITE's
-   accumulator (of the gathered values only with check). */
+   accumulator with check (else 0). */
 #if defined(__AVX512F__)
 #define RS_PV 16
 typedef __m512i rs_pvi;
@@ -142,9 +164,10 @@ static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi
 }
 /* The blocks of a row from element i (channel *c) whose taps lie in a
    window of k registers (k = 2 or 4, a constant where it is inlined), up to
-   the first that reaches wider; returns where they stopped. */
+   the first that reaches wider; returns where they stopped. check (a
+   constant too): accumulate RS_NONFINITE's lanes in *accv. */
 static inline __attribute__((always_inline)) int64_t rs_wstep1_blocks(
-        int k, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
+        int k, int check, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
         int64_t nr, const int32_t* __restrict i0, const int32_t* __restrict i1,
         const float* __restrict ww, const float* __restrict mw, int64_t i, int64_t n,
         int64_t* c, int64_t C, rs_pvu* accv) {
@@ -168,26 +191,32 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_blocks(
         }
         rs_pvf v = RS_PV_ADD(RS_PV_MUL(x0, RS_PV_LD(ww + i)), RS_PV_MUL(x1, RS_PV_LD(mw + i)));
         rs_pv_store(o + i, d ? d + i : d, v);
-        *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
+        if (check) *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
         *c = rs_pv_next(*c, step, C);
     }
     return i;
 }
 #endif
 /* The windowed blocks of a row (o, or with d, u8 at d); returns where they
-   stopped, RS_NONFINITE's accumulator of their values in *acc. */
+   stopped, with check RS_NONFINITE's accumulator of their values in *acc
+   (else 0: a plan that does not check spends nothing on it). */
 static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
         float* __restrict o, uint8_t* __restrict d, const float* __restrict r, int64_t nr,
         const int32_t* __restrict i0, const int32_t* __restrict i1,
         const float* __restrict ww, const float* __restrict mw, int64_t n, int64_t C,
-        uint32_t* acc) {
+        int check, uint32_t* acc) {
     int64_t i = 0;
     *acc = 0;
 #if defined(RS_PV)
     int64_t c = 0;      /* the channel of element i */
     rs_pvu accv = {0};
-    i = rs_wstep1_blocks(2, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
-    i = rs_wstep1_blocks(4, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+    if (check) {
+        i = rs_wstep1_blocks(2, 1, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+        i = rs_wstep1_blocks(4, 1, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+    } else {
+        i = rs_wstep1_blocks(2, 0, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+        i = rs_wstep1_blocks(4, 0, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+    }
     uint32_t lanes[RS_PV];
     memcpy(lanes, &accv, sizeof lanes);
     for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
@@ -202,6 +231,7 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
     (void)mw;
     (void)n;
     (void)C;
+    (void)check;
 #endif
     return i;
 }
@@ -210,7 +240,7 @@ static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int
                              const float* __restrict ww, const float* __restrict mw,
                              int64_t n, int64_t C, int check) {
     uint32_t acc;
-    int64_t i = rs_wstep1_win(o, NULL, r, nr, i0, i1, ww, mw, n, C, &acc);
+    int64_t i = rs_wstep1_win(o, NULL, r, nr, i0, i1, ww, mw, n, C, check, &acc);
     return acc | rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
 }
 /* rs_wstep1_32 into a u8 row d: the windowed blocks stored as u8 directly;
@@ -221,7 +251,7 @@ static int64_t rs_wstep1_u8(uint8_t* __restrict d, float* __restrict o,
                             const int32_t* __restrict i0, const int32_t* __restrict i1,
                             const float* __restrict ww, const float* __restrict mw,
                             int64_t n, int64_t C, int check, uint32_t* acc) {
-    int64_t i = rs_wstep1_win(o, d, r, nr, i0, i1, ww, mw, n, C, acc);
+    int64_t i = rs_wstep1_win(o, d, r, nr, i0, i1, ww, mw, n, C, check, acc);
     *acc |= rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
     return i;
 }
