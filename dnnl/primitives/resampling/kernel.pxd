@@ -8,6 +8,14 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from dnnl._kernels.spatial cimport PostOps
 
 
+cdef extern from "pixel_rows.h":
+    ctypedef struct rs_pv_wins:     # a row's W blocks permuted from registers
+        const int32_t* base
+        const int32_t* a
+        const int32_t* b
+        int64_t end2, end4
+
+
 cdef struct Fwd:
     int k                 # spatial dims 1..3
     int linear
@@ -67,6 +75,7 @@ cdef struct Fwd:
     const int32_t* pe1    #   offsets of the two W taps
     const float* pew      #   and the W weights
     const float* pem
+    rs_pv_wins pw         # pix == 1 linear: its W blocks from registers (rs_pv_plan)
     PostOps po
 
 

@@ -83,19 +83,75 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
     c += step;
     return c >= C ? c - C : c;
 }
+/* The W blocks of a row that are permuted from a window in registers
+   (rs_wstep1_32), decided once per plan: every row of a plan reads the same
+   tables. Per block of RS_PV outputs, base: its window's first float; per
+   output, a / b: its taps' offsets from that base; the blocks with windows
+   of 2 registers end at element end2, those of 4 at end4 (then the gathers). */
+typedef struct {
+    const int32_t* base;
+    const int32_t* a;
+    const int32_t* b;
+    int64_t end2, end4;
+} rs_pv_wins;
+#if defined(__AVX512F__)
+#define RS_PV 16
+#elif defined(__AVX2__)
+#define RS_PV 8
+#endif
+/* rs_pv_wins of a row of n outputs whose taps are i0 / i1 (element offsets
+   into a row of nr floats, C channels): base holds n / 8 + 1 entries, a and
+   b n each. A block's window starts at its first element's pixel, held
+   back from the row's end; the 2-register blocks run while every tap of a
+   block lies in its window, then the 4-register ones, from the first block
+   that reaches wider to the first too wide for them. */
+static void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t nr, int64_t C,
+                       int32_t* base, int32_t* a, int32_t* b, int64_t* end2, int64_t* end4) {
+    int64_t i = 0;
+    *end2 = 0;
+#if defined(RS_PV)
+    int64_t c = 0, step = RS_PV % C;
+    for (int64_t k = 2; k <= 4; k += 2) {
+        const int64_t W = k * RS_PV;
+        for (; nr >= W && i + RS_PV <= n; i += RS_PV) {
+            int64_t bs = rs_pv_base(i0, i, c, nr, W);
+            int within = 1;
+            for (int64_t j = i; j < i + RS_PV; j++)     /* (negative: past W unsigned) */
+                within &= ((uint64_t)(i0[j] - bs) < (uint64_t)W
+                           && (uint64_t)(i1[j] - bs) < (uint64_t)W);
+            if (!within) break;
+            base[i / RS_PV] = (int32_t)bs;
+            for (int64_t j = i; j < i + RS_PV; j++) {
+                a[j] = (int32_t)(i0[j] - bs);
+                b[j] = (int32_t)(i1[j] - bs);
+            }
+            c = rs_pv_next(c, step, C);
+        }
+        if (k == 2) *end2 = i;
+    }
+#else
+    (void)i0;
+    (void)i1;
+    (void)n;
+    (void)nr;
+    (void)C;
+    (void)base;
+    (void)a;
+    (void)b;
+#endif
+    *end4 = i;
+}
 /* The W step of the pixel rows with registers for tables: while a block of
    RS_PV outputs reads a window of at most 2 * RS_PV floats of r (an
    enlargement, few channels), the window is loaded once and permuted
    (AVX-512: vpermt2ps; AVX2: two vpermps and a blend) instead of gathered
    element by element. The first block whose window is wider (a reduction)
    hands the rest of the row to a window of 4 vectors (rs_perm4),
-   and the first too wide for that to the gathers. nr: the floats of r (no read
-   past them); C: the channels (a block's window starts at its first
-   element's pixel). Same operations, same bits: the values are moved, then
-   multiplied and added as in rs_gather1_32. Returns RS_NONFINITE's
-   accumulator with check (else 0). */
+   and the first too wide for that to the gathers: the blocks and windows
+   the plan decided (rs_pv_plan, rs_pv_wins). Same operations, same bits:
+   the values are moved, then multiplied and added as in rs_gather1_32.
+   Returns RS_NONFINITE's accumulator with check (else 0). */
 #if defined(__AVX512F__)
-#define RS_PV 16
 typedef __m512i rs_pvi;
 typedef __m512 rs_pvf;
 #define RS_PV_LDI(p) _mm512_loadu_si512((const void*)(p))
@@ -110,7 +166,6 @@ typedef __m512 rs_pvf;
 #define RS_PV_ADD _mm512_add_ps
 #define RS_PV_ST _mm512_storeu_ps
 #elif defined(__AVX2__)
-#define RS_PV 8
 typedef __m256i rs_pvi;
 typedef __m256 rs_pvf;
 #define RS_PV_LDI(p) _mm256_loadu_si256((const __m256i*)(p))
@@ -162,24 +217,16 @@ static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi
                             _mm256_castsi256_ps(_mm256_slli_epi32(a, 27)));
 #endif
 }
-/* The blocks of a row from element i (channel *c) whose taps lie in a
-   window of k registers (k = 2 or 4, a constant where it is inlined), up to
-   the first that reaches wider; returns where they stopped. check (a
-   constant too): accumulate RS_NONFINITE's lanes in *accv. */
-static inline __attribute__((always_inline)) int64_t rs_wstep1_blocks(
+/* The blocks of a row from element i to end, each permuted from its window
+   of k registers (k = 2 or 4, a constant where it is inlined; rs_pv_wins).
+   check (a constant too): accumulate RS_NONFINITE's lanes in *accv. */
+static inline __attribute__((always_inline)) void rs_wstep1_blocks(
         int k, int check, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
-        int64_t nr, const int32_t* __restrict i0, const int32_t* __restrict i1,
-        const float* __restrict ww, const float* __restrict mw, int64_t i, int64_t n,
-        int64_t* c, int64_t C, rs_pvu* accv) {
-    const int64_t W = k * RS_PV;
-    if (nr < W) return i;
-    int64_t step = RS_PV % C;
-    for (; i + RS_PV <= n; i += RS_PV) {
-        int64_t base = rs_pv_base(i0, i, *c, nr, W);
-        rs_pvi vb = RS_PV_SET1((int32_t)base);
-        rs_pvi a = RS_PV_SUB(RS_PV_LDI(i0 + i), vb), b = RS_PV_SUB(RS_PV_LDI(i1 + i), vb);
-        if (!RS_PV_WITHIN(a, b, W)) break;
-        const float* t = r + base;
+        const rs_pv_wins* pw, const float* __restrict ww, const float* __restrict mw,
+        int64_t i, int64_t end, rs_pvu* accv) {
+    for (; i < end; i += RS_PV) {
+        const float* t = r + pw->base[i / RS_PV];
+        rs_pvi a = RS_PV_LDI(pw->a + i), b = RS_PV_LDI(pw->b + i);
         rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV), x0, x1;
         if (k == 4) {
             rs_pvf t2 = RS_PV_LD(t + 2 * RS_PV), t3 = RS_PV_LD(t + 3 * RS_PV);
@@ -192,66 +239,58 @@ static inline __attribute__((always_inline)) int64_t rs_wstep1_blocks(
         rs_pvf v = RS_PV_ADD(RS_PV_MUL(x0, RS_PV_LD(ww + i)), RS_PV_MUL(x1, RS_PV_LD(mw + i)));
         rs_pv_store(o + i, d ? d + i : d, v);
         if (check) *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
-        *c = rs_pv_next(*c, step, C);
     }
-    return i;
 }
 #endif
-/* The windowed blocks of a row (o, or with d, u8 at d); returns where they
-   stopped, with check RS_NONFINITE's accumulator of their values in *acc
-   (else 0: a plan that does not check spends nothing on it). */
-static inline __attribute__((always_inline)) int64_t rs_wstep1_win(
-        float* __restrict o, uint8_t* __restrict d, const float* __restrict r, int64_t nr,
-        const int32_t* __restrict i0, const int32_t* __restrict i1,
-        const float* __restrict ww, const float* __restrict mw, int64_t n, int64_t C,
+/* The windowed blocks of a row (o, or with d, u8 at d): up to pw->end4;
+   with check RS_NONFINITE's accumulator of their values in *acc (else 0:
+   a plan that does not check spends nothing on it). */
+static inline __attribute__((always_inline)) void rs_wstep1_win(
+        float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
+        const rs_pv_wins* pw, const float* __restrict ww, const float* __restrict mw,
         int check, uint32_t* acc) {
-    int64_t i = 0;
     *acc = 0;
 #if defined(RS_PV)
-    int64_t c = 0;      /* the channel of element i */
     rs_pvu accv = {0};
     if (check) {
-        i = rs_wstep1_blocks(2, 1, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
-        i = rs_wstep1_blocks(4, 1, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+        rs_wstep1_blocks(2, 1, o, d, r, pw, ww, mw, 0, pw->end2, &accv);
+        rs_wstep1_blocks(4, 1, o, d, r, pw, ww, mw, pw->end2, pw->end4, &accv);
+        uint32_t lanes[RS_PV];
+        memcpy(lanes, &accv, sizeof lanes);
+        for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
     } else {
-        i = rs_wstep1_blocks(2, 0, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
-        i = rs_wstep1_blocks(4, 0, o, d, r, nr, i0, i1, ww, mw, i, n, &c, C, &accv);
+        rs_wstep1_blocks(2, 0, o, d, r, pw, ww, mw, 0, pw->end2, &accv);
+        rs_wstep1_blocks(4, 0, o, d, r, pw, ww, mw, pw->end2, pw->end4, &accv);
     }
-    uint32_t lanes[RS_PV];
-    memcpy(lanes, &accv, sizeof lanes);
-    for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
 #else
     (void)o;
     (void)d;
     (void)r;
-    (void)nr;
-    (void)i0;
-    (void)i1;
+    (void)pw;
     (void)ww;
     (void)mw;
-    (void)n;
-    (void)C;
     (void)check;
 #endif
-    return i;
 }
-static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r, int64_t nr,
-                             const int32_t* __restrict i0, const int32_t* __restrict i1,
-                             const float* __restrict ww, const float* __restrict mw,
-                             int64_t n, int64_t C, int check) {
+static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r,
+                             const rs_pv_wins* pw, const int32_t* __restrict i0,
+                             const int32_t* __restrict i1, const float* __restrict ww,
+                             const float* __restrict mw, int64_t n, int check) {
     uint32_t acc;
-    int64_t i = rs_wstep1_win(o, NULL, r, nr, i0, i1, ww, mw, n, C, check, &acc);
+    int64_t i = pw->end4;
+    rs_wstep1_win(o, NULL, r, pw, ww, mw, check, &acc);
     return acc | rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
 }
 /* rs_wstep1_32 into a u8 row d: the windowed blocks stored as u8 directly;
    the rest, from the index returned, as f32 in o, for the caller to
    encode. *acc: RS_NONFINITE's accumulator of every value. */
 static int64_t rs_wstep1_u8(uint8_t* __restrict d, float* __restrict o,
-                            const float* __restrict r, int64_t nr,
+                            const float* __restrict r, const rs_pv_wins* pw,
                             const int32_t* __restrict i0, const int32_t* __restrict i1,
                             const float* __restrict ww, const float* __restrict mw,
-                            int64_t n, int64_t C, int check, uint32_t* acc) {
-    int64_t i = rs_wstep1_win(o, d, r, nr, i0, i1, ww, mw, n, C, check, acc);
+                            int64_t n, int check, uint32_t* acc) {
+    int64_t i = pw->end4;
+    rs_wstep1_win(o, d, r, pw, ww, mw, check, acc);
     *acc |= rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
     return i;
 }

@@ -76,11 +76,11 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
                 r0 = x
         if p.pix == 1 and p.ddt == dnnl_u8:
             # u8 stored from the registers; the gathered rest encoded below
-            done = rs_wstep1_u8(p.dst + dbase, o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C,
+            done = rs_wstep1_u8(p.dst + dbase, o, r0, &p.pw, p.pe0, p.pe1, p.pew, p.pem, M,
                                 p.nonfinite != NULL, &acc)
             bad = acc >> 31
         elif p.pix == 1:
-            bad = rs_wstep1_32(o, r0, SW, p.pe0, p.pe1, p.pew, p.pem, M, C,
+            bad = rs_wstep1_32(o, r0, &p.pw, p.pe0, p.pe1, p.pew, p.pem, M,
                                p.nonfinite != NULL) >> 31
         else:
             for ow in range(p.OW):

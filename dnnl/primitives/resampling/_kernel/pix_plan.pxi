@@ -117,3 +117,4 @@ cdef _pixel_tables(FwdPlan plan, bint linear, int64_t N, int64_t C, int64_t IH,
                 (<int32_t*>p.pe1)[j * C + c] = <int32_t>(p.s1[2][j] + c)
                 (<float*>p.pew)[j * C + c] = p.wl[2][j]
                 (<float*>p.pem)[j * C + c] = p.wr[2][j]
+        plan._windows()
