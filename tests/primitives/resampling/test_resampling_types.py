@@ -178,3 +178,21 @@ def test_pixel_rows_w_step_windows_in_registers(c):
                 got = _run(alg, x, (4, ow), sdt, ddt, "nhwc", "nhwc")
                 want = R.forward_codes(x, [4, ow], alg, DTS[ddt]).ravel()
                 _same_codes(got, want, ddt)
+
+
+@pytest.mark.parametrize("c", [1, 2, 3, 4])
+def test_pixel_rows_u8_stores_at_the_bounds(c):
+    """u8 to u8 linear, stored from the registers: images of 255 (whose
+    interpolation by weights summing to 1 may round just above 255), of 0,
+    and 0/255 checkerboards, enlarged, reduced and shifted, give the
+    reference's bytes, 255 staying 255."""
+    for ih, iw, oh, ow in ((7, 70, 13, 71), (9, 33, 5, 300), (16, 64, 7, 32), (5, 9, 11, 7),
+                           (3, 50, 3, 101), (40, 90, 17, 37)):
+        full = np.full((1, c, ih, iw), 255, np.uint8)
+        board = ((np.indices((ih, iw)).sum(0) % 2) * 255).astype(np.uint8)
+        for x in (full, np.zeros_like(full), np.broadcast_to(board, full.shape).copy()):
+            got = _run(LINEAR, x, (oh, ow), "u8", "u8", "nhwc", "nhwc")
+            want = R.forward_codes(x, [oh, ow], LINEAR, DTS["u8"]).ravel()
+            _same_codes(got, want, "u8")
+            if x is full:
+                assert (got == 255).all()
