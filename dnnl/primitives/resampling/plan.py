@@ -276,14 +276,19 @@ def pixel_plan(alg, N, C, ins, outs, sdt, ddt, *, parallel_min):
     (``_pixel_rows``, without the repeated rows of f32 nearest), its paths
     decided from a few numbers and its tables filled in C
     (``FwdPlan.of_pixels``): a small fraction of the resize of a new image
-    size, where fwd_plan's numpy costs several. None for every other
-    problem (``fwd_plan`` then decides)."""
+    size, where fwd_plan's numpy costs several. One channel of one-byte
+    types (a grayscale u8 image) takes the pixel rows too, where fwd_plan
+    takes the W rows: the same bytes in half the time (u8 480x640 -> 960x1280
+    on a Sapphire Rapids, one thread: 0.38 -> 0.20 ms). None for every
+    other problem (``fwd_plan`` then decides)."""
     k, linear = len(ins), alg == algorithm.resampling_linear
     sdt, ddt = int(sdt), int(ddt)
     IH, IW = (1, ins[0]) if k == 1 else ins
     OH, OW = (1, outs[0]) if k == 1 else outs
     f32_only = sdt == F32 and ddt == F32
-    if not (k in (1, 2) and C >= 2 and min(N, IH, IW, OH, OW) >= 1 and sdt in PIX_TYPES
+    one_byte = _dtypes.size(sdt) == 1 and _dtypes.size(ddt) == 1
+    if not (k in (1, 2) and (C >= 2 or C == 1 and one_byte) and min(N, IH, IW, OH, OW) >= 1
+            and sdt in PIX_TYPES
             and ddt in PIX_TYPES and not (f32_only and (C >= PIX_FEW or not linear))
             and IW * C < 2 ** 31 and OW * C < 2 ** 31 and OH < 2 ** 31 and IH < 2 ** 30):
         return None

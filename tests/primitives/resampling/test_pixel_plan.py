@@ -1,6 +1,7 @@
 """plan.pixel_plan (the image plan built in C) against fwd_plan: the same
-plan field by field, and through dnnl.resample the same bytes as the
-primitive, verbose included."""
+plan field by field (one channel of one-byte types: the same bytes by
+another path), and through dnnl.resample the same bytes as the primitive,
+verbose included."""
 import numpy as np
 import pytest
 
@@ -25,6 +26,16 @@ def _same(a, b):
                 assert u == v, name
 
 
+def _same_bytes(fast, ref, N, ins, outs, sdt, ddt, rng):
+    codes = {dt.u8: np.uint8, dt.s8: np.int8}
+    x = rng.integers(-128 if sdt == dt.s8 else 0, 128 if sdt == dt.s8 else 256,
+                     [N] + ins).astype(codes[sdt])
+    got, want = (np.full([N] + outs, 0x7B, codes[ddt]) for _ in range(2))
+    fast.run(x.ctypes.data, got.ctypes.data)
+    ref.run(x.ctypes.data, want.ctypes.data)
+    assert got.tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_pixel_plan_is_fwd_plans_plan(seed):
     rng = np.random.default_rng(seed)
@@ -41,27 +52,34 @@ def test_pixel_plan_is_fwd_plans_plan(seed):
         fast = P.pixel_plan(alg, N, C, ins, outs, sdt, ddt, parallel_min=pm)
         ref = P.fwd_plan(alg, dnnl.memory.desc([N, C] + ins, sdt, tag),
                          dnnl.memory.desc([N, C] + outs, ddt, tag), [], parallel_min=pm)
+        one_byte = sdt in (dt.u8, dt.s8) and ddt in (dt.u8, dt.s8)
         if fast is None:
-            # left to fwd_plan: one channel, f32 nearest (repeated rows), ...
-            assert C == 1 or (sdt == ddt == dt.f32 and (C >= P.PIX_FEW or alg != algorithm.resampling_linear))
+            # left to fwd_plan: one channel of wider types, f32 nearest (repeated rows), ...
+            assert (C == 1 and not one_byte) or (
+                sdt == ddt == dt.f32 and (C >= P.PIX_FEW or alg != algorithm.resampling_linear))
             continue
         compared += 1
-        _same(fast, ref)
+        if C == 1:      # the pixel rows where fwd_plan takes the W rows: the same bytes
+            assert one_byte and fast.pixel_rows == 1 and ref.pixel_rows == 0
+            _same_bytes(fast, ref, N, ins, outs, sdt, ddt, rng)
+        else:
+            _same(fast, ref)
     assert compared > 150
 
 
 @pytest.mark.parametrize("dtype,shape,size", [
     (np.uint8, (37, 53, 3), (80, 41)), (np.float32, (20, 30, 4), (7, 90)),
-    (np.uint8, (2, 9, 11, 5), (19, 3)), (np.float16, (12, 13, 2), (12, 26))])
+    (np.uint8, (2, 9, 11, 5), (19, 3)), (np.float16, (12, 13, 2), (12, 26)),
+    (np.uint8, (37, 53), (80, 41)), (np.int8, (40, 33), (13, 20))])
 @pytest.mark.parametrize("mode", ["linear", "nearest"])
 def test_image_calls_match_the_primitive(dtype, shape, size, mode, capsys):
     x = np.random.default_rng(1).uniform(-20, 300, shape).astype(dtype)
     if dtype == np.float32:
         x.flat[::17] = np.inf
         x.flat[5::23] = np.nan
-    layout = "hwc" if len(shape) == 3 else "nhwc"
+    layout = {2: "hw", 3: "hwc", 4: "nhwc"}[len(shape)]
     got = dnnl.resample(x, size, mode=mode, layout=layout)
-    b = x if len(shape) == 4 else x[None]
+    b = x if len(shape) == 4 else x[None] if len(shape) == 3 else x[None, :, :, None]
     src = dnnl.memory.from_array(np.moveaxis(b, -1, 1))
     want = np.empty(b.shape[:1] + tuple(size) + b.shape[-1:], dtype)
     dst = dnnl.memory.from_array(np.moveaxis(want, -1, 1))
@@ -71,7 +89,7 @@ def test_image_calls_match_the_primitive(dtype, shape, size, mode, capsys):
                                                 src.get_desc(), dst.get_desc())
     dnnl.resampling_forward(pd).execute(dnnl.stream(eng),
                                         {dnnl.DNNL_ARG_SRC: src, dnnl.DNNL_ARG_DST: dst})
-    want = want if len(shape) == 4 else want[0]
+    want = want if len(shape) == 4 else want[0] if len(shape) == 3 else want[0, :, :, 0]
     assert got.shape == want.shape
     assert got.tobytes() == want.tobytes()
     # the same prepared call, run through execute: verbose prints its line
