@@ -287,9 +287,8 @@ def pixel_plan(alg, N, C, ins, outs, sdt, ddt, *, parallel_min):
     OH, OW = (1, outs[0]) if k == 1 else outs
     f32_only = sdt == F32 and ddt == F32
     one_byte = _dtypes.size(sdt) == 1 and _dtypes.size(ddt) == 1
-    if not (k in (1, 2) and (C >= 2 or C == 1 and one_byte) and min(N, IH, IW, OH, OW) >= 1
-            and sdt in PIX_TYPES
-            and ddt in PIX_TYPES and not (f32_only and (C >= PIX_FEW or not linear))
+    if not (k in (1, 2) and (C >= 2 or (C == 1 and one_byte)) and min(N, IH, IW, OH, OW) >= 1
+            and sdt in PIX_TYPES and ddt in PIX_TYPES and not (f32_only and (C >= PIX_FEW or not linear))
             and IW * C < 2 ** 31 and OW * C < 2 ** 31 and OH < 2 ** 31 and IH < 2 ** 30):
         return None
     # the source span the taps reach (_span): they grow with the output index

@@ -65,10 +65,11 @@ cdef _pixel_tables(FwdPlan plan, bint linear, int64_t N, int64_t C, int64_t IH,
     cdef Fwd* p = &plan.p
     cdef int64_t nh = OH if k == 2 else 0, ne = OW * C if p.pix == 1 else 0
     cdef int64_t j, c, a
+    # one _line per _take below, in their order, and a line to align the start
     cdef cnp.npy_intp size = (
-        _line(16) + _line(8) + _line(8) + 3 * _line(8 * N) + _line(8 * C) + 5 * _line(8 * OW)
-        + _line(8 * IW) + 5 * _line(8 * nh) + 2 * _line(4 * OW) + 2 * _line(4 * nh)
-        + 4 * _line(4 * ne) + 64)
+        _line(16) + _line(8) + _line(8) + 2 * _line(8 * N) + _line(8 * C)
+        + 4 * _line(8 * OW) + 2 * _line(4 * OW) + _line(8 * OW) + _line(8 * IW)
+        + 4 * _line(8 * nh) + 2 * _line(4 * nh) + _line(8 * nh) + 4 * _line(4 * ne) + 64)
     block = cnp.PyArray_EMPTY(1, &size, cnp.NPY_UINT8, 0)
     plan.keep.append(block)
     cdef char* at = <char*>((<size_t>cnp.PyArray_DATA(block) + 63) & ~<size_t>63)
