@@ -74,7 +74,7 @@ def main(argv=None):
                                                                       **kw),
                              "torch": lambda _, kw=theirs: F.interpolate(t, size=size, **kw)}
                     report("%s %s 56->%d" % (name, layout.upper(), size[0]),
-                           interleaved(calls, [None], args.repeat), "torch")
+                           interleaved(calls, [a], args.repeat), "torch")
     if cv2 is not None:
         img = np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8)
         for name, kw, flag, size in (("cubic", dict(mode="cubic"), cv2.INTER_CUBIC, (960, 1280)),

@@ -6,9 +6,10 @@ OpenCV's / PIL's ``area`` / ``box`` (docs/resize_modes.md).
 value is refused, naming the fix); :meth:`Resize.onednn` tells when they are
 one of oneDNN's algorithms (``dnnl.resample`` then runs the oneDNN primitive,
 as before); otherwise :func:`forward` / :func:`backward` run the weight
-tables of ``dnnl/primitives/resize/plan.py`` on the array, in f32, and
-convert the result to the input's data type (rounded half to even and
-saturated for the integers).
+tables of ``dnnl/primitives/resize/plan.py`` on the array, in f32, with
+the result in the input's data type (rounded half to even and saturated
+for the integers): the forward's kernel reads and writes f32, f16, bf16,
+s32, s8 and u8 itself, other types are converted in numpy.
 """
 import functools
 import math
@@ -16,8 +17,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from dnnl._core import dtypes
 from dnnl._core.args import short
-from dnnl._core.enums import algorithm
+from dnnl._core.enums import algorithm, data_type
 from dnnl.arrays.sizes import REAL
 from dnnl._core.error import invalid, wrong_type
 from dnnl.primitives.resize import plan as _plan
@@ -194,6 +196,39 @@ def _tables(key, in_spatial, out_spatial, scales):
                                   extrap) for i in range(k))
 
 
+#: the data types the fused rows read and write themselves
+_ROW_TYPES = frozenset(int(getattr(data_type, n)) for n in ("f32", "f16", "bf16", "s8", "u8",
+                                                            "s32"))
+
+
+def _row_type(dt):
+    """The data type code of the numpy dtype ``dt`` when the fused rows read
+    and write it (native byte order), else None."""
+    if not dt.isnative:
+        return None
+    try:
+        code = int(dtypes.as_data_type(dt))
+    except Exception:       # a type oneDNN has no code for: converted in numpy
+        return None
+    return code if code in _ROW_TYPES else None
+
+
+def _rows(a, last, tables, dtype, sdt, ddt):
+    """The fused rows' resize of ``a`` in its memory order: an N x C x
+    spatial array laid out channels last (a torch channels_last tensor's
+    view) is resized as one, and so is the result."""
+    if a.flags.c_contiguous:
+        return _plan.rows(a, sdt, last, tables, dtype, ddt)
+    k = a.ndim - 2
+    other = (0,) + tuple(range(2, a.ndim)) + (1,) if not last else (0, k + 1) + tuple(
+        range(1, k + 1))
+    t = a.transpose(other)
+    if t.flags.c_contiguous:
+        back = np.argsort(other)
+        return _plan.rows(t, sdt, not last, tables, dtype, ddt).transpose(back)
+    return _plan.rows(np.ascontiguousarray(a), sdt, last, tables, dtype, ddt)
+
+
 def _to(r, dtype):
     """``r`` (f32) in ``dtype``: the integers rounded half to even and saturated."""
     dtype = np.dtype(dtype)
@@ -225,7 +260,11 @@ def forward(spec, a, last, size, dtype=None):
     if 0 in out_spatial:
         return _zeros(a, axes, out_spatial, dtype)
     tables = _tables(spec.key, in_spatial, tuple(out_spatial), tuple(scales))
-    return _to(_plan.forward(a.astype(np.float32), axes, tables), dtype or a.dtype)
+    dtype = np.dtype(dtype or a.dtype)
+    sdt, ddt = _row_type(a.dtype), _row_type(dtype)
+    if sdt is not None and ddt is not None:
+        return _rows(a, last, tables, dtype, sdt, ddt)
+    return _to(_plan.forward(a.astype(np.float32), axes, tables), dtype)
 
 
 def backward(spec, a, last, in_size, dtype=None):

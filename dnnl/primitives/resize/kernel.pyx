@@ -13,13 +13,35 @@ The backward pass (the transpose) starts every input row at +0 and adds
 ``w[o, t] * row(o)`` to row ``first[o] + t``, in increasing ``o`` then
 ``t``, one outer item per task (no two tasks write the same row).
 
+The fused rows (:func:`rows`) do a 2-D resize's H and W passes (or a 1-D
+resize's W pass) one output row at a time, in the source's and the
+destination's own data types: output row ``y`` of a plane is the H step
+(the taps of table H over whole source rows, each element converted to f32
+as it is read) into a row buffer, then the W step (``resize_rows.h``) and
+the conversion to the destination's type. Per element these are the axis
+passes' operations in their order, so the bits are the same; what is saved
+is the f32 copies of the source, of the intermediate and of the result.
+
 Inputs are validated by the caller (plan.py); nothing here checks.
 """
 cimport numpy as cnp
-from libc.stdint cimport int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+from dnnl._core.dnnl_types cimport dnnl_f32, dnnl_s8, dnnl_u8
+from dnnl._kernels.cvt cimport decode_run, encode_run
 from dnnl._platform.threads cimport max_threads, parallel_for
+
+cdef extern from "resize_rows.h":
+    void rz_wstep_elems(float* o, const float* r, const int32_t* idx, const float* w,
+                        const float* bias, int64_t n, int64_t k, int64_t step) noexcept nogil
+    void rz_wstep_pick(float* o, const float* r, const int32_t* idx, int64_t n) noexcept nogil
+    void rz_wstep_pixels(float* o, const float* r, const int64_t* first, const float* w,
+                         const float* bias, int64_t n_out, int64_t k,
+                         int64_t C) noexcept nogil
+    void rz_wstep_pixels_pick(float* o, const float* r, const int64_t* first, int64_t n_out,
+                              int64_t C) noexcept nogil
 
 cnp.import_array()
 
@@ -109,3 +131,200 @@ def axis_pass(cnp.ndarray src, cnp.ndarray dst, cnp.ndarray first, cnp.ndarray w
         else:
             items = outer * n_out
             parallel_for(items, nthr, _fwd_range, &p, NULL, traffic)
+
+
+# ------------------------------------------------------------ fused rows
+#: the W step's forms (plan.py picks one)
+DEF W_ELEMS = 0     # a table entry per output element (few channels)
+DEF W_PICK = 1      # likewise, one tap of weight 1 (nearest): a copy
+DEF W_PIXELS = 2    # a table entry per output pixel, vectors across its channels
+DEF W_PIXELS_PICK = 3   # likewise, one tap of weight 1: a copy of C channels
+
+
+cdef struct Rows:
+    const uint8_t* src
+    uint8_t* dst
+    int sdt
+    int ddt
+    int64_t ssize           # bytes per source / destination element
+    int64_t dsize
+    int64_t in_h
+    int64_t out_h
+    int64_t src_row         # elements per source / destination row (pixels x C)
+    int64_t dst_row
+    int64_t C               # channels interleaved in a row (1: planar)
+    # the H table (hk = 0: no H step, output row y is source row y;
+    # hpick: one tap of weight 1, output row y is source row hfirst[y])
+    const int64_t* hfirst
+    const float* hw
+    const float* hbias
+    int64_t hk
+    bint hpick
+    # the W table: W_PIXELS reads wfirst / ww / wbias (per pixel), the
+    # others widx / ww / wbias (per element, ww transposed: k x dst_row)
+    int wform
+    const int64_t* wfirst
+    const int32_t* widx
+    const float* ww
+    const float* wbias
+    int64_t wk
+    int64_t wn              # output pixels
+    # per slot: the H step's row (src_row), a decoded tap (src_row), the W
+    # step's row (dst_row), each on its own 64-byte lines
+    float* scratch
+    int64_t slot_floats
+
+
+cdef inline void _tap(float* h, const uint8_t* row, int dt, int64_t n, float w, bint first,
+                      float* dec) noexcept nogil:
+    """``h = w * row`` (``first``) or ``h += w * row``, the row's ``n``
+    elements widened to f32 as they are read (f32 and u8 directly, the
+    other types decoded into ``dec`` first)."""
+    cdef int64_t i
+    cdef const float* f
+    cdef const uint8_t* u
+    cdef const int8_t* s
+    if dt == dnnl_f32:
+        f = <const float*>row
+    elif dt == dnnl_u8:
+        u = row
+        if first:
+            for i in range(n):
+                h[i] = w * <float>u[i]
+        else:
+            for i in range(n):
+                h[i] = h[i] + w * <float>u[i]
+        return
+    elif dt == dnnl_s8:
+        s = <const int8_t*>row
+        if first:
+            for i in range(n):
+                h[i] = w * <float>s[i]
+        else:
+            for i in range(n):
+                h[i] = h[i] + w * <float>s[i]
+        return
+    else:
+        decode_run(row, 0, n, dt, dec)
+        f = dec
+    if first:
+        for i in range(n):
+            h[i] = w * f[i]
+    else:
+        for i in range(n):
+            h[i] = h[i] + w * f[i]
+
+
+cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noexcept nogil:
+    cdef const Rows* p = <const Rows*>ctx
+    cdef int64_t item, plane, y, t, i, n = p.src_row
+    cdef float* h = p.scratch + slot * p.slot_floats
+    cdef float* dec = h + ((n + 15) & ~15)
+    cdef float* o = dec + ((n + 15) & ~15)
+    cdef float* d
+    cdef const float* r
+    cdef const uint8_t* first_row
+    cdef float bh
+    for item in range(begin, end):
+        plane = item // p.out_h
+        y = item - plane * p.out_h
+        # the H step: r is the f32 row the W step reads
+        if p.hk == 0 or p.hpick:
+            first_row = p.src + (plane * p.in_h + (p.hfirst[y] if p.hpick else y)) \
+                * n * p.ssize
+            if p.sdt == dnnl_f32:
+                r = <const float*>first_row
+            else:
+                decode_run(first_row, 0, n, p.sdt, h)
+                r = h
+        else:
+            first_row = p.src + (plane * p.in_h + p.hfirst[y]) * n * p.ssize
+            for t in range(p.hk):
+                _tap(h, first_row + t * n * p.ssize, p.sdt, n, p.hw[y * p.hk + t], t == 0, dec)
+            if p.hbias != NULL:
+                bh = p.hbias[y]
+                for i in range(n):
+                    h[i] = h[i] + bh
+            r = h
+        # the W step, into the destination row itself when it is f32
+        d = <float*>(p.dst + item * p.dst_row * p.dsize) if p.ddt == dnnl_f32 else o
+        if p.wform == W_PIXELS:
+            rz_wstep_pixels(d, r, p.wfirst, p.ww, p.wbias, p.wn, p.wk, p.C)
+        elif p.wform == W_PIXELS_PICK:
+            rz_wstep_pixels_pick(d, r, p.wfirst, p.wn, p.C)
+        elif p.wform == W_PICK:
+            rz_wstep_pick(d, r, p.widx, p.dst_row)
+        else:
+            rz_wstep_elems(d, r, p.widx, p.ww, p.wbias, p.dst_row, p.wk, p.C)
+        if p.ddt != dnnl_f32:
+            encode_run(p.dst + item * p.dst_row * p.dsize, 0, p.dst_row, p.ddt, o)
+
+
+def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
+         int64_t in_h, int64_t out_h, int64_t in_w, int64_t out_w, int64_t C,
+         hfirst, hw, hbias, bint hpick, int wform, wfirst, widx, cnp.ndarray ww, wbias):
+    """The fused rows of ``src`` (C-contiguous, ``planes x in_h x in_w x C``
+    elements of data type ``sdt``) into ``dst`` (``planes x out_h x out_w x
+    C`` of ``ddt``): the H table ``hfirst`` (int64) / ``hw`` (f32, out_h x
+    hk) / ``hbias`` (f32 or None), or ``hfirst=None`` for no H step (then
+    ``out_h == in_h``); the W table in the form ``wform``: ``W_PIXELS``
+    reads ``wfirst`` (int64) / ``ww`` (out_w x k) / ``wbias`` (out_w or
+    None), the others ``widx`` (int32, out_w * C) / ``ww`` (k x out_w * C) /
+    ``wbias`` (out_w * C or None)."""
+    cdef Rows p
+    cdef int64_t items = planes * out_h, work, traffic, lane
+    cdef int nthr
+    cdef cnp.ndarray a
+    p.src = <const uint8_t*>cnp.PyArray_DATA(src)
+    p.dst = <uint8_t*>cnp.PyArray_DATA(dst)
+    p.sdt, p.ddt = sdt, ddt
+    p.ssize, p.dsize = src.itemsize, dst.itemsize
+    p.in_h, p.out_h = in_h, out_h
+    p.src_row, p.dst_row, p.C = in_w * C, out_w * C, C
+    p.hk = 0
+    p.hpick = hpick
+    p.hfirst = NULL
+    p.hw = NULL
+    p.hbias = NULL
+    if hfirst is not None:
+        a = hw
+        p.hk = a.shape[1]
+        p.hw = <const float*>cnp.PyArray_DATA(a)
+        a = hfirst
+        p.hfirst = <const int64_t*>cnp.PyArray_DATA(a)
+        if hbias is not None:
+            a = hbias
+            p.hbias = <const float*>cnp.PyArray_DATA(a)
+    p.wform = wform
+    p.ww = <const float*>cnp.PyArray_DATA(ww)
+    p.wfirst = NULL
+    p.widx = NULL
+    if wform == W_PIXELS or wform == W_PIXELS_PICK:
+        a = wfirst
+        p.wfirst = <const int64_t*>cnp.PyArray_DATA(a)
+        p.wk = ww.shape[1]
+    else:
+        a = widx
+        p.widx = <const int32_t*>cnp.PyArray_DATA(a)
+        p.wk = ww.shape[0]
+    p.wbias = NULL
+    if wbias is not None:
+        a = wbias
+        p.wbias = <const float*>cnp.PyArray_DATA(a)
+    p.wn = out_w
+    work = items * (p.src_row * (p.hk if p.hk else 1) + p.dst_row * p.wk)
+    nthr = 1 if work < PARALLEL_MIN else max_threads()
+    if nthr > items:
+        nthr = <int>items if items > 0 else 1
+    lane = (p.src_row + 15) & ~15
+    p.slot_floats = 2 * lane + ((p.dst_row + 15) & ~15)
+    # each slot's buffers start on a 64-byte line
+    cdef void* block = malloc(<size_t>(nthr * p.slot_floats + 16) * sizeof(float))
+    if block == NULL:
+        raise MemoryError("resize: no memory for %d row buffers of %d floats"
+                          % (nthr, p.slot_floats))
+    p.scratch = <float*>((<size_t>block + 63) & ~(<size_t>63))
+    traffic = cnp.PyArray_NBYTES(src) + cnp.PyArray_NBYTES(dst)
+    with nogil:
+        parallel_for(items, nthr, _rows_range, &p, NULL, traffic)
+    free(block)

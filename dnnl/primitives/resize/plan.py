@@ -15,28 +15,50 @@ take it rounded once to float64; the weights are rounded once to f32.
 :func:`forward` / :func:`backward` apply the tables in f32 through the
 kernel (``kernel.pyx``: one rounding per product and per sum, taps summed
 in order), one axis after the other (forward: D, H, W; backward, the
-transpose: W, H, D).
+transpose: W, H, D); :func:`rows` gives :func:`forward`'s values in the
+arrays' own types, the last two axes fused a row at a time.
 """
 import math
 from fractions import Fraction
 
 import numpy as np
 
+from dnnl._core.enums import data_type
 from dnnl._kernels import load as _load_kernel
 
 f32 = np.float32
+_F32 = int(data_type.f32)
 
 
 class AxisTable:
     """One axis's ``first`` (int64, n_out), ``weights`` (f32, n_out x K) and
     ``bias`` (f32, n_out, or None when every bias is 0)."""
-    __slots__ = ("n_in", "n_out", "first", "weights", "bias")
+    __slots__ = ("n_in", "n_out", "first", "weights", "bias", "picks", "_elements")
 
     def __init__(self, n_in, n_out, first, weights, bias=None):
         self.n_in, self.n_out = int(n_in), int(n_out)
         self.first = np.ascontiguousarray(first, dtype=np.int64)
         self.weights = np.ascontiguousarray(weights, dtype=f32)
         self.bias = None if bias is None else np.ascontiguousarray(bias, dtype=f32)
+        #: every output is one input (one tap of weight 1, no bias: the
+        #: nearest rules): the fused rows copy
+        self.picks = self.weights.shape[1] == 1 and self.bias is None and bool(
+            (self.weights == 1).all())
+        self._elements = {}
+
+    def elements(self, channels):
+        """The table per output element of rows of ``channels`` interleaved
+        channels (the fused rows' W step for few channels): the element
+        of each one's first tap (int32), the weights transposed (K x
+        n_out * channels) and the bias (or None). Made once per count."""
+        e = self._elements.get(channels)
+        if e is None:
+            c = np.arange(channels, dtype=np.int64)
+            idx = (self.first[:, None] * channels + c).reshape(-1).astype(np.int32)
+            w = np.ascontiguousarray(np.repeat(self.weights.T, channels, axis=1))
+            b = None if self.bias is None else np.repeat(self.bias, channels)
+            e = self._elements[channels] = (idx, w, b)
+        return e
 
     def __repr__(self):
         return "AxisTable(%d -> %d, %d taps)" % (self.n_in, self.n_out, self.weights.shape[1])
@@ -249,12 +271,62 @@ def _pass(x, axis, t, backward):
     return out
 
 
+#: the W step's forms (kernel.pyx's W_ELEMS, W_PICK, W_PIXELS, W_PIXELS_PICK)
+W_ELEMS, W_PICK, W_PIXELS, W_PIXELS_PICK = 0, 1, 2, 3
+#: from this many channels in a pixel the W step vectorises across them
+#: (below, across the row's elements, with gathers)
+PIXELS_FROM = 8
+
+
 def forward(x, axes, tables):
     """The f32 resize of ``x``: ``tables[i]`` along ``axes[i]``, in order."""
     r = np.ascontiguousarray(x, dtype=f32)
     for axis, t in zip(axes, tables):
         r = _pass(r, axis, t, False)
     return r
+
+
+def rows(src, sdt, last, tables, dtype, ddt):
+    """The resize of ``src`` (C-contiguous, N x C x spatial, or N x spatial x
+    C when ``last``; data type code ``sdt``), ``tables`` along its spatial
+    axes in order, into a new C-contiguous array of the numpy ``dtype``
+    (code ``ddt``): a 3-D resize's D axis by the axis pass (in f32), then
+    the last two axes (or one) by the kernel's fused rows, which read and
+    write the types themselves."""
+    k = len(tables)
+    if k == 3:
+        axis = 1 if last else 2
+        src = _pass(np.ascontiguousarray(src, dtype=f32) if sdt != _F32 else src, axis,
+                    tables[0], False)
+        sdt, tables = _F32, tables[1:]
+        k = 2
+    # planes of in_h x in_w x C (C = 1: planar) before the fused axes
+    C = src.shape[-1] if last else 1
+    fused = src.shape[-k - 1:-1] if last else src.shape[-k:]
+    lead = src.shape[:-k - 1] if last else src.shape[:-k]
+    planes = int(np.prod(lead))
+    in_h, in_w = (fused[0], fused[1]) if k == 2 else (1, fused[0])
+    th = tables[0] if k == 2 else None
+    tw = tables[-1]
+    out_h = th.n_out if th is not None else 1
+    shape = lead + tuple(t.n_out for t in tables) + ((C,) if last else ())
+    dst = np.empty(shape, dtype)
+    if dst.size == 0:
+        return dst
+    if th is not None and th.picks and th.n_out == th.n_in and \
+            (th.first == np.arange(th.n_in)).all():
+        th = None       # the identity: no H step
+    hfirst, hw, hbias = (None, None, None) if th is None else (th.first, th.weights, th.bias)
+    if C >= PIXELS_FROM or in_w * C >= 2 ** 31:
+        form = W_PIXELS_PICK if tw.picks else W_PIXELS
+        wfirst, widx, ww, wbias = tw.first, None, tw.weights, tw.bias
+    else:
+        widx, ww, wbias = tw.elements(C)
+        form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
+    _load_kernel(_KERNEL).rows(src, sdt, dst, ddt, planes, in_h, out_h, in_w, tw.n_out, C,
+                               hfirst, hw, hbias, th is not None and th.picks, form,
+                               wfirst, widx, ww, wbias)
+    return dst
 
 
 def backward(g, axes, tables):

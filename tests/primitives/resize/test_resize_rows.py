@@ -1,0 +1,120 @@
+"""The resize kernel's fused rows (H and W steps one output row at a time,
+in the arrays' own types) against its axis passes in f32: the same bits,
+special values included (a NaN's sign and payload aside: which of two NaNs
+an addition returns is the compiler's choice of operand order), for every mode, 1D to 3D, planar and interleaved
+channels (both W step forms), every source type; the destination types
+are the f32 result encoded as oneDNN does (dnnl.testing.dtypes)."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from dnnl._core.enums import data_type
+from dnnl.primitives.resize import plan as P
+from dnnl.testing import dtypes as TD
+
+pytestmark = pytest.mark.kernels
+
+ml_dtypes = pytest.importorskip("ml_dtypes")
+
+TYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "u8": np.uint8,
+         "s8": np.int8, "s32": np.int32}
+
+
+def code(name):
+    return int(getattr(data_type, name))
+
+
+@st.composite
+def problems(draw):
+    k = draw(st.integers(1, 3))
+    mode = draw(st.sampled_from(["nearest", "linear", "cubic", "area", "box"]))
+    antialias = mode in ("linear", "cubic") and draw(st.booleans())
+    in_sp = draw(st.lists(st.integers(1, 9 if k < 3 else 5), min_size=k, max_size=k))
+    out_sp = draw(st.lists(st.integers(1, 13 if k < 3 else 6), min_size=k, max_size=k))
+    # tf_crop_and_resize: a bias (the extrapolation value) outside the crop
+    transform = draw(st.sampled_from(["tf_crop_and_resize", "half_pixel", "tf_crop_and_resize",
+                                      "align_corners", "tf_crop_and_resize", "asymmetric"]))
+    tables = []
+    for i, o in zip(in_sp, out_sp):
+        start = draw(st.sampled_from([-0.3, 0.2]))
+        tables.append(P.axis_table(i, o, Fraction(o, i), mode, transform,
+                                   draw(st.sampled_from(["floor", "round_prefer_ceil"])),
+                                   antialias=antialias, roi_start=start,
+                                   roi_end=start + draw(st.sampled_from([0.5, 1.0, 1.4])),
+                                   extrapolation_value=7.5))
+    tables = tuple(tables)
+    # 1-5 channels take the per-element W step, 8 and more the per-pixel one
+    channels = draw(st.sampled_from([1, 2, 3, 4, 5, 8, 9]))
+    last = draw(st.booleans())
+    shape = [2] + in_sp + [channels] if last else [2, channels] + in_sp
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 16)))
+    x = (rng.standard_normal(shape) * 60).astype(np.float32)
+    if draw(st.booleans()):         # quiet NaNs, infinities, signed zeros
+        flat = x.reshape(-1)
+        spots = rng.integers(0, flat.size, size=max(1, flat.size // 7))
+        flat[spots] = rng.choice(np.float32([np.nan, np.inf, -np.inf, -0.0]), spots.size)
+    return x, tables, last
+
+
+def same_bits(got, want):
+    """Equal bits, any NaN for any NaN."""
+    g, w = got.reshape(-1), want.reshape(-1)
+    nan = np.isnan(w)
+    return got.shape == want.shape and np.array_equal(np.isnan(g), nan) and \
+        g[~nan].tobytes() == w[~nan].tobytes()
+
+
+def axis_passes(x, tables, last):
+    k = len(tables)
+    axes = tuple(range(1, k + 1)) if last else tuple(range(2, k + 2))
+    return P.forward(x.astype(np.float32), axes, tables)
+
+
+@given(problems(), st.sampled_from(sorted(TYPES)))
+def test_fused_rows_are_the_axis_passes(p, src_type):
+    """Every source type, read by the rows themselves: the f32 bits of the
+    axis passes over its values (a signalling NaN aside, which only an f32
+    source can hold, and which a nearest copy keeps)."""
+    x, tables, last = p
+    t = np.dtype(TYPES[src_type])
+    with np.errstate(invalid="ignore", over="ignore"):
+        src = x if t.kind == "f" else np.nan_to_num(x, nan=0, posinf=100, neginf=-100)
+        src = np.clip(src, -300, 300).astype(t) if t.kind != "f" else src.astype(t)
+    want = axis_passes(src, tables, last)
+    got = P.rows(src, code(src_type), last, tables, np.float32, code("f32"))
+    assert got.dtype == np.float32 and same_bits(got, want)
+
+
+@given(problems(), st.sampled_from(["f16", "bf16", "u8", "s8", "s32"]))
+def test_fused_rows_encode_the_destination_as_onednn(p, dst_type):
+    """Each destination type is the f32 result encoded once (rounded half to
+    even, saturated; NaN and infinities as oneDNN stores them)."""
+    x, tables, last = p
+    f = axis_passes(x, tables, last)
+    got = P.rows(x, code("f32"), last, tables, np.dtype(TYPES[dst_type]), code(dst_type))
+    want = TD.encode(f.reshape(-1), code(dst_type))
+    assert got.shape == f.shape
+    raw = got.reshape(-1).view(want.dtype)
+    if dst_type in ("f16", "bf16"):         # any NaN for any NaN, as above
+        nan = np.isnan(f.reshape(-1))
+        assert np.array_equal(np.isnan(got.reshape(-1).astype(np.float32)), nan)
+        raw, want = raw[~nan], want[~nan]
+    assert np.array_equal(raw, want)
+
+
+def test_a_strided_and_a_channels_last_view_keep_their_values():
+    """The rows read C-contiguous arrays; dnnl.resample gives them views of
+    any memory order, and a channels-last one keeps its order."""
+    import dnnl
+    rng = np.random.default_rng(3)
+    nhwc = rng.standard_normal((2, 7, 9, 3)).astype(np.float32)
+    nchw_view = nhwc.transpose(0, 3, 1, 2)
+    got = dnnl.resample(nchw_view, (11, 5), mode="cubic")
+    want = dnnl.resample(np.ascontiguousarray(nchw_view), (11, 5), mode="cubic")
+    assert got.tobytes(order="A") != b"" and np.array_equal(got, want)
+    assert got.transpose(0, 2, 3, 1).flags.c_contiguous     # channels last, as given
+    step = rng.standard_normal((2, 3, 14, 9)).astype(np.float32)[:, :, ::2, ::-1]
+    assert np.array_equal(dnnl.resample(step, (4, 4), mode="box"),
+                          dnnl.resample(step.copy(), (4, 4), mode="box"))
