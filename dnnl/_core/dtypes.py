@@ -20,7 +20,7 @@ import numpy as np
 from dnnl._core.enums import data_type
 from dnnl._core import args as _args
 from dnnl._core.args import not_another_enum
-from dnnl._core.error import invalid, wrong_type
+from dnnl._core.error import error, invalid, wrong_type
 
 dt = data_type
 
@@ -190,6 +190,18 @@ def as_data_type(value):
     if npdt.name in _ALIASES:
         return data_type[_ALIASES[npdt.name]]
     raise invalid("numpy dtype %s has no oneDNN data type" % npdt)
+
+
+def native_data_type(npdt):
+    """The data type of the numpy dtype ``npdt`` when its bytes are in this
+    machine's order, else None (a kernel then reads a converted copy); None
+    too for a dtype oneDNN has no type for."""
+    if not npdt.isnative:
+        return None
+    try:
+        return as_data_type(npdt)
+    except error:
+        return None
 
 
 def _torch_data_type(value):

@@ -203,30 +203,49 @@ _ROW_TYPES = frozenset(int(getattr(data_type, n)) for n in ("f32", "f16", "bf16"
 
 def _row_type(dt):
     """The data type code of the numpy dtype ``dt`` when the fused rows read
-    and write it (native byte order), else None."""
-    if not dt.isnative:
-        return None
-    try:
-        code = int(dtypes.as_data_type(dt))
-    except Exception:       # a type oneDNN has no code for: converted in numpy
-        return None
-    return code if code in _ROW_TYPES else None
+    and write it, else None."""
+    code = dtypes.native_data_type(dt)
+    return int(code) if code is not None and int(code) in _ROW_TYPES else None
 
 
-def _rows(a, last, tables, dtype, sdt, ddt):
-    """The fused rows' resize of ``a`` in its memory order: an N x C x
-    spatial array laid out channels last (a torch channels_last tensor's
-    view) is resized as one, and so is the result."""
-    if a.flags.c_contiguous:
-        return _plan.rows(a, sdt, last, tables, dtype, ddt)
-    k = a.ndim - 2
-    other = (0,) + tuple(range(2, a.ndim)) + (1,) if not last else (0, k + 1) + tuple(
-        range(1, k + 1))
-    t = a.transpose(other)
-    if t.flags.c_contiguous:
-        back = np.argsort(other)
-        return _plan.rows(t, sdt, not last, tables, dtype, ddt).transpose(back)
-    return _plan.rows(np.ascontiguousarray(a), sdt, last, tables, dtype, ddt)
+class Prepared:
+    """A forward resize in a mode beyond oneDNN's of arrays of one shape,
+    strides and type, made once (:func:`forward`): the kernel's
+    :class:`dnnl.primitives.resize.plan.Rows`, read in the array's memory
+    order (an N x C x spatial array laid out channels last, a torch
+    channels_last tensor's view, is resized as one, and so is the result),
+    and the leading dims of 1 an image's layout adds. ``run(x)`` is the
+    call, for :data:`dnnl.arrays.prepared.front`."""
+    __slots__ = ("rows", "order", "back", "added")
+
+    def __init__(self, a, last, tables, dtype, sdt, ddt, added=0):
+        self.order = self.back = None
+        self.added = added
+        if not a.flags.c_contiguous:
+            k = a.ndim - 2
+            other = (0,) + tuple(range(2, a.ndim)) + (1,) if not last else \
+                (0, k + 1) + tuple(range(1, k + 1))
+            if a.transpose(other).flags.c_contiguous:
+                self.order, self.back = other, tuple(int(i) for i in np.argsort(other))
+                last = not last
+        shape = a.shape if self.order is None else tuple(a.shape[i] for i in self.order)
+        self.rows = _plan.Rows(shape, sdt, last, tables, dtype, ddt)
+
+    def __repr__(self):
+        return "Prepared(%r)" % (self.rows,)
+
+    def resize(self, b):
+        """The result for the batch ``b`` (N x ...)."""
+        if self.order is not None:
+            return self.rows.run(b.transpose(self.order)).transpose(self.back)
+        return self.rows.run(b if b.flags.c_contiguous else np.ascontiguousarray(b))
+
+    def run(self, x):
+        """The result for the array ``x`` as the caller holds it (an image
+        without its batch dims)."""
+        if not self.added:
+            return self.resize(x)
+        return self.resize(x[(None,) * self.added])[(0,) * self.added]
 
 
 def _to(r, dtype):
@@ -247,24 +266,31 @@ def _zeros(a, axes, spatial, dtype):
     return np.zeros(shape, dtype or a.dtype)
 
 
-def forward(spec, a, last, size, dtype=None):
+def forward(spec, a, last, size, dtype=None, added=None):
     """Resize the array ``a`` (channels last: ``last``) to the spatial
     ``size`` (a list, or None when the spec has scales), the result in the
-    numpy ``dtype`` (default ``a``'s)."""
+    numpy ``dtype`` (default ``a``'s). With ``added`` (the leading dims of 1
+    the caller's layout added to its array): ``(result, prepared)``, the
+    :class:`Prepared` call of the next arrays like it, or None."""
     axes = tuple(range(1, a.ndim - 1)) if last else tuple(range(2, a.ndim))
     in_spatial = tuple(a.shape[i] for i in axes)
     out_spatial, scales = spec.spatial(in_spatial, size)
     if 0 in in_spatial and 0 not in out_spatial:
         raise invalid("the input's spatial size %s is empty: nothing to resample %s from"
                       % (short(list(in_spatial)), short(list(out_spatial))))
+    prepared = None
     if 0 in out_spatial:
-        return _zeros(a, axes, out_spatial, dtype)
-    tables = _tables(spec.key, in_spatial, tuple(out_spatial), tuple(scales))
-    dtype = np.dtype(dtype or a.dtype)
-    sdt, ddt = _row_type(a.dtype), _row_type(dtype)
-    if sdt is not None and ddt is not None:
-        return _rows(a, last, tables, dtype, sdt, ddt)
-    return _to(_plan.forward(a.astype(np.float32), axes, tables), dtype)
+        r = _zeros(a, axes, out_spatial, dtype)
+    else:
+        tables = _tables(spec.key, in_spatial, tuple(out_spatial), tuple(scales))
+        dtype = np.dtype(dtype or a.dtype)
+        sdt, ddt = _row_type(a.dtype), _row_type(dtype)
+        if sdt is not None and ddt is not None:
+            prepared = Prepared(a, last, tables, dtype, sdt, ddt, added or 0)
+            r = prepared.resize(a)
+        else:
+            r = _to(_plan.forward(a.astype(np.float32), axes, tables), dtype)
+    return r if added is None else (r, prepared)
 
 
 def backward(spec, a, last, in_size, dtype=None):
@@ -287,13 +313,29 @@ def backward(spec, a, last, in_size, dtype=None):
     return _to(_plan.backward(a.astype(np.float32), axes, tables), dtype or a.dtype)
 
 
+# the Resize of each (mode, options) given, with their types: one object for
+# the calls users repeat (their prepared calls are found by its key's identity)
+_SPECS = {}
+_SPECS_LIMIT = 256
+
+
 def split(mode, options):
     """``(mode, None)`` for oneDNN's primitive, or ``(None, spec)``: the
     :class:`Resize` of a mode and options (the keywords after ``mode``, in
     :func:`dnnl.resample`'s order) beyond it."""
     if options == _NO_OPTIONS and type(mode) is str and mode in ONEDNN_NAMES:
         return mode, None
-    spec = Resize(mode, *options)
+    key = (mode, type(mode)) + options + tuple(map(type, options))
+    try:
+        spec = _SPECS.get(key)
+    except TypeError:           # a list of scales or a roi: made anew
+        key = spec = None
+    if spec is None:
+        spec = Resize(mode, *options)
+        if key is not None:
+            if len(_SPECS) >= _SPECS_LIMIT:
+                _SPECS.clear()
+            _SPECS[key] = spec
     mode = spec.onednn()
     return mode, (spec if mode is None else None)
 

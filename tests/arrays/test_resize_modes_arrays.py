@@ -77,3 +77,39 @@ def test_empty_sizes_and_foreign_byte_orders(kw):
         got = dnnl.resample(foreign, (3, 7), **kw)
         assert got.dtype == np.dtype(np.float32) and got.dtype.isnative
         assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("kw", MODES, ids=lambda kw: "-".join(map(str, kw.values())))
+@pytest.mark.parametrize("layout, shape", [("hwc", (9, 11, 3)), ("hw", (9, 11)),
+                                           ("chw", (3, 9, 11)), ("nchw", (2, 3, 9, 11)),
+                                           ("nhwc", (2, 9, 11, 3))])
+def test_a_repeated_call_is_prepared_once_and_reads_each_array(kw, layout, shape):
+    """The second call of a definition takes its prepared call (found by the
+    front table) and gives each new array's own result: the same as a call
+    that prepares anew (a list as the size is never remembered)."""
+    from dnnl.arrays import _resize, resize_modes
+    from dnnl.arrays.prepared import front
+    xs = [RNG.standard_normal(shape).astype(np.float32) for _ in range(3)]
+    got = [dnnl.resample(x, (5, 7), layout=layout, **kw) for x in xs]
+    opts = dict(kw)
+    spec = resize_modes.split(opts.pop("mode"), tuple(
+        opts.get(name) for name in ("coordinate_transformation_mode", "nearest_mode",
+                                    "cubic_coeff_a", "exclude_outside", "antialias",
+                                    "keep_aspect_ratio_policy", "scales", "roi",
+                                    "extrapolation_value", "align_corners")))[1]
+    call = front.find(xs[2], _resize, (5, 7), None, spec.key, layout, None)
+    assert isinstance(call, resize_modes.Prepared)
+    for x, r in zip(xs, got):
+        fresh = dnnl.resample(x.copy(), [5, 7], layout=layout, **kw)
+        assert r.shape == fresh.shape and np.array_equal(r, fresh)
+    assert front.find(xs[0], _resize, [5, 7], None, spec.key, layout, None) is None
+
+
+def test_a_channels_last_view_keeps_its_order_through_the_prepared_call():
+    nhwc = RNG.standard_normal((2, 7, 9, 3)).astype(np.float32)
+    view = nhwc.transpose(0, 3, 1, 2)          # a torch channels_last tensor's view
+    for _ in range(2):                           # prepared, then found
+        r = dnnl.resample(view, (4, 5), mode="cubic")
+        assert r.transpose(0, 2, 3, 1).flags.c_contiguous
+        assert np.array_equal(r, dnnl.resample(np.ascontiguousarray(view), (4, 5),
+                                               mode="cubic"))

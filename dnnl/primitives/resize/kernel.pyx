@@ -34,12 +34,19 @@ from dnnl._kernels.cvt cimport decode_run, encode_run
 from dnnl._platform.threads cimport max_threads, parallel_for
 
 cdef extern from "resize_rows.h":
+    int RZ_BLOCK
     void rz_wstep_elems(float* o, const float* r, const int32_t* idx, const float* w,
-                        const float* bias, int64_t n, int64_t k, int64_t step) noexcept nogil
+                        const float* bias, const int32_t* win, int64_t n, int64_t k,
+                        int64_t step) noexcept nogil
     void rz_wstep_pick(float* o, const float* r, const int32_t* idx, int64_t n) noexcept nogil
     void rz_wstep_pixels(float* o, const float* r, const int64_t* first, const float* w,
                          const float* bias, int64_t n_out, int64_t k,
                          int64_t C) noexcept nogil
+    int64_t rz_hstep_u8(float* h, const uint8_t* row0, int64_t stride, const float* w,
+                        int64_t k, const float* bias, int64_t n) noexcept nogil
+    int64_t rz_hstep_f32(float* h, const float* row0, int64_t stride, const float* w,
+                         int64_t k, const float* bias, int64_t n) noexcept nogil
+    int64_t rz_store_u8(uint8_t* d, const float* v, int64_t n) noexcept nogil
     void rz_wstep_pixels_pick(float* o, const float* r, const int64_t* first, int64_t n_out,
                               int64_t C) noexcept nogil
 
@@ -165,6 +172,7 @@ cdef struct Rows:
     int wform
     const int64_t* wfirst
     const int32_t* widx
+    const int32_t* wwin
     const float* ww
     const float* wbias
     int64_t wk
@@ -215,6 +223,11 @@ cdef inline void _tap(float* h, const uint8_t* row, int dt, int64_t n, float w, 
             h[i] = h[i] + w * f[i]
 
 
+cdef inline float _elem(const uint8_t* row, int dt, int64_t i) noexcept nogil:
+    """Element ``i`` of an f32 or u8 buffer, as f32."""
+    return (<const float*>row)[i] if dt == dnnl_f32 else <float>row[i]
+
+
 cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noexcept nogil:
     cdef const Rows* p = <const Rows*>ctx
     cdef int64_t item, plane, y, t, i, n = p.src_row
@@ -224,7 +237,9 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
     cdef float* d
     cdef const float* r
     cdef const uint8_t* first_row
-    cdef float bh
+    cdef const float* hwy
+    cdef const float* hb
+    cdef float acc
     for item in range(begin, end):
         plane = item // p.out_h
         y = item - plane * p.out_h
@@ -239,12 +254,27 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
                 r = h
         else:
             first_row = p.src + (plane * p.in_h + p.hfirst[y]) * n * p.ssize
-            for t in range(p.hk):
-                _tap(h, first_row + t * n * p.ssize, p.sdt, n, p.hw[y * p.hk + t], t == 0, dec)
-            if p.hbias != NULL:
-                bh = p.hbias[y]
-                for i in range(n):
-                    h[i] = h[i] + bh
+            hwy = p.hw + y * p.hk
+            hb = (p.hbias + y) if p.hbias != NULL else NULL
+            if p.sdt == dnnl_f32 or p.sdt == dnnl_u8:
+                # the taps summed in registers; the rest here, in their order
+                if p.sdt == dnnl_f32:
+                    i = rz_hstep_f32(h, <const float*>first_row, n, hwy, p.hk, hb, n)
+                else:
+                    i = rz_hstep_u8(h, first_row, n, hwy, p.hk, hb, n)
+                for i in range(i, n):
+                    acc = hwy[0] * _elem(first_row, p.sdt, i)
+                    for t in range(1, p.hk):
+                        acc = acc + hwy[t] * _elem(first_row, p.sdt, t * n + i)
+                    if hb != NULL:
+                        acc = acc + hb[0]
+                    h[i] = acc
+            else:
+                for t in range(p.hk):
+                    _tap(h, first_row + t * n * p.ssize, p.sdt, n, hwy[t], t == 0, dec)
+                if hb != NULL:
+                    for i in range(n):
+                        h[i] = h[i] + hb[0]
             r = h
         # the W step, into the destination row itself when it is f32
         d = <float*>(p.dst + item * p.dst_row * p.dsize) if p.ddt == dnnl_f32 else o
@@ -255,14 +285,18 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
         elif p.wform == W_PICK:
             rz_wstep_pick(d, r, p.widx, p.dst_row)
         else:
-            rz_wstep_elems(d, r, p.widx, p.ww, p.wbias, p.dst_row, p.wk, p.C)
-        if p.ddt != dnnl_f32:
+            rz_wstep_elems(d, r, p.widx, p.ww, p.wbias, p.wwin, p.dst_row, p.wk, p.C)
+        if p.ddt == dnnl_u8:
+            i = rz_store_u8(p.dst + item * p.dst_row, o, p.dst_row)
+            encode_run(p.dst + item * p.dst_row, i, p.dst_row - i, p.ddt, o + i)
+        elif p.ddt != dnnl_f32:
             encode_run(p.dst + item * p.dst_row * p.dsize, 0, p.dst_row, p.ddt, o)
 
 
 def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
          int64_t in_h, int64_t out_h, int64_t in_w, int64_t out_w, int64_t C,
-         hfirst, hw, hbias, bint hpick, int wform, wfirst, widx, cnp.ndarray ww, wbias):
+         hfirst, hw, hbias, bint hpick, int wform, wfirst, widx, wwin, cnp.ndarray ww,
+         wbias):
     """The fused rows of ``src`` (C-contiguous, ``planes x in_h x in_w x C``
     elements of data type ``sdt``) into ``dst`` (``planes x out_h x out_w x
     C`` of ``ddt``): the H table ``hfirst`` (int64) / ``hw`` (f32, out_h x
@@ -299,6 +333,7 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
     p.ww = <const float*>cnp.PyArray_DATA(ww)
     p.wfirst = NULL
     p.widx = NULL
+    p.wwin = NULL
     if wform == W_PIXELS or wform == W_PIXELS_PICK:
         a = wfirst
         p.wfirst = <const int64_t*>cnp.PyArray_DATA(a)
@@ -307,6 +342,9 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
         a = widx
         p.widx = <const int32_t*>cnp.PyArray_DATA(a)
         p.wk = ww.shape[0]
+        if wform == W_ELEMS:
+            a = wwin
+            p.wwin = <const int32_t*>cnp.PyArray_DATA(a)
     p.wbias = NULL
     if wbias is not None:
         a = wbias
@@ -328,3 +366,8 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
     with nogil:
         parallel_for(items, nthr, _rows_range, &p, NULL, traffic)
     free(block)
+
+
+def block():
+    """The elements of a W_ELEMS window block (resize_rows.h's RZ_BLOCK)."""
+    return RZ_BLOCK

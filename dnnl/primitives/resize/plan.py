@@ -46,19 +46,37 @@ class AxisTable:
             (self.weights == 1).all())
         self._elements = {}
 
-    def elements(self, channels):
+    def elements(self, channels, block=16):
         """The table per output element of rows of ``channels`` interleaved
         channels (the fused rows' W step for few channels): the element
         of each one's first tap (int32), the weights transposed (K x
-        n_out * channels) and the bias (or None). Made once per count."""
+        n_out * channels), the bias (or None), and per ``block`` elements
+        the window of their taps in the row (start, registers of ``block``
+        floats: 1 or 2, 0 where they spread wider), every window inside the
+        row. Made once per count."""
         e = self._elements.get(channels)
         if e is None:
             c = np.arange(channels, dtype=np.int64)
-            idx = (self.first[:, None] * channels + c).reshape(-1).astype(np.int32)
+            idx = (self.first[:, None] * channels + c).reshape(-1)
             w = np.ascontiguousarray(np.repeat(self.weights.T, channels, axis=1))
             b = None if self.bias is None else np.repeat(self.bias, channels)
-            e = self._elements[channels] = (idx, w, b)
+            e = self._elements[channels] = (idx.astype(np.int32), w, b,
+                                            self._windows(idx, channels, block))
         return e
+
+    def _windows(self, idx, channels, block):
+        row = self.n_in * channels
+        nb = idx.size // block
+        blocks = idx[:nb * block].reshape(nb, block)
+        lo = blocks.min(axis=1)
+        hi = blocks.max(axis=1) + (self.weights.shape[1] - 1) * channels   # the last tap
+        win = np.zeros((nb, 2), np.int32)
+        for regs in (2, 1):             # the narrowest that holds the taps
+            width = regs * block
+            start = np.maximum(0, np.minimum(lo, row - width))
+            fits = (row >= width) & (hi < start + width) & (lo >= start)
+            win[fits] = np.stack([start[fits], np.full(fits.sum(), regs)], axis=1)
+        return win
 
     def __repr__(self):
         return "AxisTable(%d -> %d, %d taps)" % (self.n_in, self.n_out, self.weights.shape[1])
@@ -273,6 +291,8 @@ def _pass(x, axis, t, backward):
 
 #: the W step's forms (kernel.pyx's W_ELEMS, W_PICK, W_PIXELS, W_PIXELS_PICK)
 W_ELEMS, W_PICK, W_PIXELS, W_PIXELS_PICK = 0, 1, 2, 3
+#: the elements of a W step block (the kernel's RZ_BLOCK; a test checks)
+_BLOCK = 16
 #: from this many channels in a pixel the W step vectorises across them
 #: (below, across the row's elements, with gathers)
 PIXELS_FROM = 8
@@ -286,47 +306,68 @@ def forward(x, axes, tables):
     return r
 
 
-def rows(src, sdt, last, tables, dtype, ddt):
-    """The resize of ``src`` (C-contiguous, N x C x spatial, or N x spatial x
-    C when ``last``; data type code ``sdt``), ``tables`` along its spatial
-    axes in order, into a new C-contiguous array of the numpy ``dtype``
-    (code ``ddt``): a 3-D resize's D axis by the axis pass (in f32), then
-    the last two axes (or one) by the kernel's fused rows, which read and
-    write the types themselves."""
-    k = len(tables)
-    if k == 3:
-        axis = 1 if last else 2
-        src = _pass(np.ascontiguousarray(src, dtype=f32) if sdt != _F32 else src, axis,
-                    tables[0], False)
-        sdt, tables = _F32, tables[1:]
-        k = 2
-    # planes of in_h x in_w x C (C = 1: planar) before the fused axes
-    C = src.shape[-1] if last else 1
-    fused = src.shape[-k - 1:-1] if last else src.shape[-k:]
-    lead = src.shape[:-k - 1] if last else src.shape[:-k]
-    planes = int(np.prod(lead))
-    in_h, in_w = (fused[0], fused[1]) if k == 2 else (1, fused[0])
-    th = tables[0] if k == 2 else None
-    tw = tables[-1]
-    out_h = th.n_out if th is not None else 1
-    shape = lead + tuple(t.n_out for t in tables) + ((C,) if last else ())
-    dst = np.empty(shape, dtype)
-    if dst.size == 0:
+class Rows:
+    """The resize of arrays of one shape (C-contiguous, N x C x spatial, or
+    N x spatial x C when ``last``) and data type code ``sdt``: ``tables``
+    along the spatial axes in order, into new C-contiguous arrays of the
+    numpy ``dtype`` (code ``ddt``). A 3-D resize's D axis runs as an axis
+    pass (in f32), then the last two axes (or one) as the kernel's fused
+    rows, which read and write the types themselves. Made once per shape:
+    :meth:`run` is the call."""
+    __slots__ = ("depth", "shape", "dtype", "args")
+
+    def __init__(self, shape, sdt, last, tables, dtype, ddt):
+        k = len(tables)
+        self.depth = None       # (axis, table) of a 3-D resize's D pass
+        if k == 3:
+            axis = 1 if last else 2
+            self.depth = (axis, tables[0])
+            shape = shape[:axis] + (tables[0].n_out,) + shape[axis + 1:]
+            sdt, tables, k = _F32, tables[1:], 2
+        # planes of in_h x in_w x C (C = 1: planar) before the fused axes
+        C = shape[-1] if last else 1
+        fused = shape[-k - 1:-1] if last else shape[-k:]
+        lead = shape[:-k - 1] if last else shape[:-k]
+        in_h, in_w = (fused[0], fused[1]) if k == 2 else (1, fused[0])
+        th = tables[0] if k == 2 else None
+        tw = tables[-1]
+        out_h = th.n_out if th is not None else 1
+        self.shape = lead + tuple(t.n_out for t in tables) + ((C,) if last else ())
+        self.dtype = dtype
+        if th is not None and th.picks and th.n_out == th.n_in and \
+                (th.first == np.arange(th.n_in)).all():
+            th = None       # the identity: no H step
+        hfirst, hw, hbias = (None, None, None) if th is None else \
+            (th.first, th.weights, th.bias)
+        if C >= PIXELS_FROM or in_w * C >= 2 ** 31:
+            form = W_PIXELS_PICK if tw.picks else W_PIXELS
+            wfirst, widx, wwin, ww, wbias = tw.first, None, None, tw.weights, tw.bias
+        else:
+            widx, ww, wbias, wwin = tw.elements(C, _BLOCK)
+            form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
+        self.args = (sdt, ddt, int(np.prod(lead)), in_h, out_h, in_w, tw.n_out, C, hfirst,
+                     hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin, ww,
+                     wbias)
+
+    def __repr__(self):
+        return "Rows(-> %s %s)" % (self.shape, np.dtype(self.dtype).name)
+
+    def run(self, src):
+        """The resize of ``src`` (of the shape and type made for)."""
+        if self.depth is not None:
+            axis, t = self.depth
+            src = _pass(src if src.dtype == f32 else np.ascontiguousarray(src, dtype=f32), axis,
+                        t, False)
+        dst = np.empty(self.shape, self.dtype)
+        if dst.size:
+            sdt, ddt, *rest = self.args
+            _load_kernel(_KERNEL).rows(src, sdt, dst, ddt, *rest)
         return dst
-    if th is not None and th.picks and th.n_out == th.n_in and \
-            (th.first == np.arange(th.n_in)).all():
-        th = None       # the identity: no H step
-    hfirst, hw, hbias = (None, None, None) if th is None else (th.first, th.weights, th.bias)
-    if C >= PIXELS_FROM or in_w * C >= 2 ** 31:
-        form = W_PIXELS_PICK if tw.picks else W_PIXELS
-        wfirst, widx, ww, wbias = tw.first, None, tw.weights, tw.bias
-    else:
-        widx, ww, wbias = tw.elements(C)
-        form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
-    _load_kernel(_KERNEL).rows(src, sdt, dst, ddt, planes, in_h, out_h, in_w, tw.n_out, C,
-                               hfirst, hw, hbias, th is not None and th.picks, form,
-                               wfirst, widx, ww, wbias)
-    return dst
+
+
+def rows(src, sdt, last, tables, dtype, ddt):
+    """:class:`Rows` made for ``src`` and run on it."""
+    return Rows(src.shape, sdt, last, tables, dtype, ddt).run(src)
 
 
 def backward(g, axes, tables):

@@ -8,6 +8,9 @@
 #define DNNL_PY_RESIZE_ROWS_H
 #include <stdint.h>
 #include <string.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 /* At the x86-64-v4 level, the gathers are compiled as at v3: gcc's v4
    tuning emulates 16-wide gathers with element inserts, slower than v3's
@@ -20,23 +23,75 @@
 #endif
 
 /* Few channels: one table entry per output element (n = pixels x C), so the
-   loops run across the row's elements (gathers), not across the few
-   channels of a pixel. idx[j]: the element of the first tap in r; the tap
-   t of element j reads r[idx[j] + t * step] (step: the channels) with
-   weight w[t * n + j]; bias: n values, or NULL. */
-RZ_GATHER_AS_V3
+   loops run across the row's elements, not across the few channels of a
+   pixel. idx[j]: the element of the first tap in r; the tap t of element j
+   reads r[idx[j] + t * step] (step: the channels) with weight w[t * n + j];
+   bias: n values, or NULL. win: per block of RZ_BLOCK elements, the
+   element where a window of its taps starts in r and its width in
+   registers (1 or 2; 0: no window, the block gathers): the plan's
+   (AxisTable.elements), which keeps each window inside the row. */
+#define RZ_BLOCK 16
 static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
                            const int32_t* __restrict idx, const float* __restrict w,
-                           const float* __restrict bias, int64_t n, int64_t k,
-                           int64_t step) {
-    for (int64_t j = 0; j < n; j++) o[j] = w[j] * r[idx[j]];
-    for (int64_t t = 1; t < k; t++) {
-        const float* __restrict wt = w + t * n;
-        const float* __restrict rt = r + t * step;
-        for (int64_t j = 0; j < n; j++) o[j] = o[j] + wt[j] * rt[idx[j]];
+                           const float* __restrict bias, const int32_t* __restrict win,
+                           int64_t n, int64_t k, int64_t step) {
+    int64_t j = 0;
+    /* the sum kept in a register across the taps; a block's taps permuted
+       from one or two registers of the row where they fit (a cycle, where a
+       16-wide gather costs several), else gathered */
+#if defined(__AVX512F__)
+    const __m512i vstep = _mm512_set1_epi32((int32_t)step);
+    for (; j + RZ_BLOCK <= n; j += RZ_BLOCK) {
+        const int32_t* wb = win + 2 * (j / RZ_BLOCK);
+        __m512i ix = _mm512_loadu_si512((const void*)(idx + j));
+        __m512 acc;
+        if (wb[1] == 1) {
+            const __m512 a = _mm512_loadu_ps(r + wb[0]);
+            ix = _mm512_sub_epi32(ix, _mm512_set1_epi32(wb[0]));
+            acc = _mm512_mul_ps(_mm512_loadu_ps(w + j), _mm512_permutexvar_ps(ix, a));
+            for (int64_t t = 1; t < k; t++) {
+                ix = _mm512_add_epi32(ix, vstep);
+                acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_loadu_ps(w + t * n + j),
+                                                       _mm512_permutexvar_ps(ix, a)));
+            }
+        } else if (wb[1] == 2) {
+            const __m512 a = _mm512_loadu_ps(r + wb[0]), b = _mm512_loadu_ps(r + wb[0] + 16);
+            ix = _mm512_sub_epi32(ix, _mm512_set1_epi32(wb[0]));
+            acc = _mm512_mul_ps(_mm512_loadu_ps(w + j), _mm512_permutex2var_ps(a, ix, b));
+            for (int64_t t = 1; t < k; t++) {
+                ix = _mm512_add_epi32(ix, vstep);
+                acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_loadu_ps(w + t * n + j),
+                                                       _mm512_permutex2var_ps(a, ix, b)));
+            }
+        } else {
+            acc = _mm512_mul_ps(_mm512_loadu_ps(w + j), _mm512_i32gather_ps(ix, r, 4));
+            for (int64_t t = 1; t < k; t++)
+                acc = _mm512_add_ps(acc, _mm512_mul_ps(
+                    _mm512_loadu_ps(w + t * n + j), _mm512_i32gather_ps(ix, r + t * step, 4)));
+        }
+        if (bias) acc = _mm512_add_ps(acc, _mm512_loadu_ps(bias + j));
+        _mm512_storeu_ps(o + j, acc);
     }
-    if (bias)
-        for (int64_t j = 0; j < n; j++) o[j] = o[j] + bias[j];
+#elif defined(__AVX2__)
+    (void)win;
+    for (; j + 8 <= n; j += 8) {
+        __m256i ix = _mm256_loadu_si256((const __m256i*)(idx + j));
+        __m256 acc = _mm256_mul_ps(_mm256_loadu_ps(w + j), _mm256_i32gather_ps(r, ix, 4));
+        for (int64_t t = 1; t < k; t++)
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + j),
+                                                   _mm256_i32gather_ps(r + t * step, ix, 4)));
+        if (bias) acc = _mm256_add_ps(acc, _mm256_loadu_ps(bias + j));
+        _mm256_storeu_ps(o + j, acc);
+    }
+#else
+    (void)win;
+#endif
+    for (; j < n; j++) {
+        float v = w[j] * r[idx[j]];
+        for (int64_t t = 1; t < k; t++) v = v + w[t * n + j] * r[idx[j] + t * step];
+        if (bias) v = v + bias[j];
+        o[j] = v;
+    }
 }
 
 /* Nearest (one tap of weight 1, no bias): a copy. */
@@ -68,6 +123,86 @@ static void rz_wstep_pixels(float* __restrict o, const float* __restrict r,
             for (int64_t c = 0; c < C; c++) d[c] = d[c] + b;
         }
     }
+}
+
+/* The H step over k consecutive source rows (row t at row0 + t * stride
+   elements) of u8 or f32: h[i] = w[0] * row_0[i] + ... + w[k-1] *
+   row_{k-1}[i] (+ *bias), the sum in a register across the taps (one
+   store per element, not one per tap), each byte widened to f32 in one
+   step (gcc's loops go through words: twice the shuffles). Returns the
+   elements done; the caller does the rest (fewer than a vector) in the
+   same order. */
+#if defined(__AVX512F__)
+#define RZ_HSTEP(NAME, T, LOAD) \
+static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
+                    const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
+    int64_t i = 0; \
+    for (; i + 16 <= n; i += 16) { \
+        const T* p = row0 + i; \
+        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[0]), LOAD(p)); \
+        for (int64_t t = 1; t < k; t++) \
+            acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(w[t]), LOAD(p + t * stride))); \
+        if (bias) acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias)); \
+        _mm512_storeu_ps(h + i, acc); \
+    } \
+    return i; \
+}
+#define RZ_LOAD_U8(p) _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(p))))
+#define RZ_LOAD_F32(p) _mm512_loadu_ps(p)
+#elif defined(__AVX2__)
+#define RZ_HSTEP(NAME, T, LOAD) \
+static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
+                    const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
+    int64_t i = 0; \
+    for (; i + 8 <= n; i += 8) { \
+        const T* p = row0 + i; \
+        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), LOAD(p)); \
+        for (int64_t t = 1; t < k; t++) \
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w[t]), LOAD(p + t * stride))); \
+        if (bias) acc = _mm256_add_ps(acc, _mm256_set1_ps(*bias)); \
+        _mm256_storeu_ps(h + i, acc); \
+    } \
+    return i; \
+}
+#define RZ_LOAD_U8(p) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(p))))
+#define RZ_LOAD_F32(p) _mm256_loadu_ps(p)
+#else
+#define RZ_HSTEP(NAME, T, LOAD) \
+static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
+                    const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
+    (void)h; (void)row0; (void)stride; (void)w; (void)k; (void)bias; (void)n; \
+    return 0; \
+}
+#endif
+RZ_HSTEP(rz_hstep_u8, uint8_t, RZ_LOAD_U8)
+RZ_HSTEP(rz_hstep_f32, float, RZ_LOAD_F32)
+
+/* f32 to u8 as the conversion ladder does it (dnnl/_kernels/cvt.pxd:
+   saturated to [0, 255], rounded half to even in the current rounding
+   mode, NaN to 0): max(x, 0) is 0 for a NaN (the second operand), and
+   since the bounds are integers, saturating before rounding is the same.
+   Returns the elements done; the caller converts the rest. */
+static int64_t rz_store_u8(uint8_t* __restrict d, const float* __restrict v, int64_t n) {
+    int64_t i = 0;
+#if defined(__AVX512F__)
+    const __m512 lo = _mm512_setzero_ps(), hi = _mm512_set1_ps(255.0f);
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_min_ps(_mm512_max_ps(_mm512_loadu_ps(v + i), lo), hi);
+        _mm_storeu_si128((__m128i*)(d + i), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(x)));
+    }
+#elif defined(__AVX2__)
+    const __m256 lo = _mm256_setzero_ps(), hi = _mm256_set1_ps(255.0f);
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(v + i), lo), hi);
+        __m256i q = _mm256_cvtps_epi32(x);                  /* 0..255 in each dword */
+        __m128i w16 = _mm_packus_epi32(_mm256_castsi256_si128(q),
+                                       _mm256_extracti128_si256(q, 1));
+        _mm_storel_epi64((__m128i*)(d + i), _mm_packus_epi16(w16, w16));
+    }
+#else
+    (void)d; (void)v; (void)n;
+#endif
+    return i;
 }
 
 /* Nearest with many channels: each output pixel a copy of one input's. */

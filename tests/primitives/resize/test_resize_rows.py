@@ -33,6 +33,8 @@ def problems(draw):
     antialias = mode in ("linear", "cubic") and draw(st.booleans())
     in_sp = draw(st.lists(st.integers(1, 9 if k < 3 else 5), min_size=k, max_size=k))
     out_sp = draw(st.lists(st.integers(1, 13 if k < 3 else 6), min_size=k, max_size=k))
+    if draw(st.booleans()):     # rows of several W step blocks (16 elements)
+        in_sp[-1], out_sp[-1] = draw(st.integers(1, 45)), draw(st.integers(6, 70))
     # tf_crop_and_resize: a bias (the extrapolation value) outside the crop
     transform = draw(st.sampled_from(["tf_crop_and_resize", "half_pixel", "tf_crop_and_resize",
                                       "align_corners", "tf_crop_and_resize", "asymmetric"]))
@@ -118,3 +120,31 @@ def test_a_strided_and_a_channels_last_view_keep_their_values():
     step = rng.standard_normal((2, 3, 14, 9)).astype(np.float32)[:, :, ::2, ::-1]
     assert np.array_equal(dnnl.resample(step, (4, 4), mode="box"),
                           dnnl.resample(step.copy(), (4, 4), mode="box"))
+
+
+def test_the_plan_knows_the_kernels_block():
+    from dnnl._kernels import load
+    assert load("dnnl.primitives.resize.kernel").block() == P._BLOCK
+
+
+def test_every_block_window_holds_its_taps_inside_the_row():
+    """The windows the W step permutes from: inside the row, every tap of
+    the block inside the window; the narrowest such."""
+    for n_in, n_out, mode in ((640, 1280, "cubic"), (640, 320, "box"), (9, 40, "linear"),
+                              (37, 5, "cubic"), (3, 100, "nearest"), (100, 3, "area")):
+        t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
+        for c in (1, 2, 3, 4, 7):
+            idx, w, _, win = t.elements(c, P._BLOCK)
+            k = t.weights.shape[1]
+            row = n_in * c
+            for b, (start, regs) in enumerate(win):
+                e = idx[b * P._BLOCK:(b + 1) * P._BLOCK].astype(np.int64)
+                taps = e[:, None] + np.arange(k) * c
+                if regs == 0:
+                    assert row < P._BLOCK * 2 or taps.max() - taps.min() >= P._BLOCK
+                    continue
+                assert 0 <= start and start + regs * P._BLOCK <= row
+                assert taps.min() >= start and taps.max() < start + regs * P._BLOCK
+                if regs == 2 and row >= P._BLOCK:
+                    s1 = max(0, min(taps.min(), row - P._BLOCK))
+                    assert not (taps.min() >= s1 and taps.max() < s1 + P._BLOCK)
