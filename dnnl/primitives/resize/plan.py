@@ -52,8 +52,9 @@ class AxisTable:
         of each one's first tap (int32), the weights transposed (K x
         n_out * channels), the bias (or None), and per ``block`` elements
         the window of their taps in the row (start, registers of ``block``
-        floats: 1 or 2, 0 where they spread wider), every window inside the
-        row. Made once per count."""
+        floats: 1 or 2; 3: two windows of 2, for each half of the block, the
+        second's start last; 0 where they spread wider), every window inside
+        the row. Made once per count."""
         e = self._elements.get(channels)
         if e is None:
             c = np.arange(channels, dtype=np.int64)
@@ -68,14 +69,26 @@ class AxisTable:
         row = self.n_in * channels
         nb = idx.size // block
         blocks = idx[:nb * block].reshape(nb, block)
-        lo = blocks.min(axis=1)
-        hi = blocks.max(axis=1) + (self.weights.shape[1] - 1) * channels   # the last tap
-        win = np.zeros((nb, 2), np.int32)
-        for regs in (2, 1):             # the narrowest that holds the taps
-            width = regs * block
+        span = (self.weights.shape[1] - 1) * channels       # to the last tap
+        win = np.zeros((nb, 3), np.int32)
+
+        def fit(lo, hi, width):
             start = np.maximum(0, np.minimum(lo, row - width))
-            fits = (row >= width) & (hi < start + width) & (lo >= start)
-            win[fits] = np.stack([start[fits], np.full(fits.sum(), regs)], axis=1)
+            return start, (row >= width) & (hi < start + width) & (lo >= start)
+        # two windows of two registers, one per half (a shrink), where one
+        # of two does not hold the block
+        half = block // 2
+        s1, f1 = fit(blocks[:, :half].min(axis=1), blocks[:, :half].max(axis=1) + span,
+                     2 * block)
+        s2, f2 = fit(blocks[:, half:].min(axis=1), blocks[:, half:].max(axis=1) + span,
+                     2 * block)
+        both = f1 & f2
+        win[both] = np.stack([s1[both], np.full(both.sum(), 3), s2[both]], axis=1)
+        lo, hi = blocks.min(axis=1), blocks.max(axis=1) + span
+        for regs in (2, 1):             # the narrowest that holds the block
+            start, fits = fit(lo, hi, regs * block)
+            win[fits] = np.stack([start[fits], np.full(fits.sum(), regs),
+                                  np.zeros(fits.sum(), np.int64)], axis=1)
         return win
 
     def __repr__(self):

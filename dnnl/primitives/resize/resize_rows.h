@@ -27,8 +27,9 @@
    pixel. idx[j]: the element of the first tap in r; the tap t of element j
    reads r[idx[j] + t * step] (step: the channels) with weight w[t * n + j];
    bias: n values, or NULL. win: per block of RZ_BLOCK elements, the
-   element where a window of its taps starts in r and its width in
-   registers (1 or 2; 0: no window, the block gathers): the plan's
+   element where a window of its taps starts in r, its width in registers
+   (1 or 2; 3: two windows of 2, one per half of the block, the second
+   starting at the third value; 0: the block gathers): the plan's
    (AxisTable.elements), which keeps each window inside the row. */
 #define RZ_BLOCK 16
 static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
@@ -42,7 +43,7 @@ static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
 #if defined(__AVX512F__)
     const __m512i vstep = _mm512_set1_epi32((int32_t)step);
     for (; j + RZ_BLOCK <= n; j += RZ_BLOCK) {
-        const int32_t* wb = win + 2 * (j / RZ_BLOCK);
+        const int32_t* wb = win + 3 * (j / RZ_BLOCK);
         __m512i ix = _mm512_loadu_si512((const void*)(idx + j));
         __m512 acc;
         if (wb[1] == 1) {
@@ -62,6 +63,23 @@ static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
                 ix = _mm512_add_epi32(ix, vstep);
                 acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_loadu_ps(w + t * n + j),
                                                        _mm512_permutex2var_ps(a, ix, b)));
+            }
+        } else if (wb[1] == 3) {
+            /* two windows of two registers, the block's halves: a shrink */
+            const __m512 a = _mm512_loadu_ps(r + wb[0]), b = _mm512_loadu_ps(r + wb[0] + 16);
+            const __m512 c = _mm512_loadu_ps(r + wb[2]), d = _mm512_loadu_ps(r + wb[2] + 16);
+            __m512i iy = _mm512_sub_epi32(ix, _mm512_set1_epi32(wb[2]));
+            ix = _mm512_sub_epi32(ix, _mm512_set1_epi32(wb[0]));
+            acc = _mm512_mul_ps(_mm512_loadu_ps(w + j), _mm512_mask_blend_ps(
+                (__mmask16)0xff00, _mm512_permutex2var_ps(a, ix, b),
+                _mm512_permutex2var_ps(c, iy, d)));
+            for (int64_t t = 1; t < k; t++) {
+                ix = _mm512_add_epi32(ix, vstep);
+                iy = _mm512_add_epi32(iy, vstep);
+                acc = _mm512_add_ps(acc, _mm512_mul_ps(
+                    _mm512_loadu_ps(w + t * n + j), _mm512_mask_blend_ps(
+                        (__mmask16)0xff00, _mm512_permutex2var_ps(a, ix, b),
+                        _mm512_permutex2var_ps(c, iy, d))));
             }
         } else {
             acc = _mm512_mul_ps(_mm512_loadu_ps(w + j), _mm512_i32gather_ps(ix, r, 4));

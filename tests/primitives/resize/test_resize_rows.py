@@ -130,21 +130,50 @@ def test_the_plan_knows_the_kernels_block():
 def test_every_block_window_holds_its_taps_inside_the_row():
     """The windows the W step permutes from: inside the row, every tap of
     the block inside the window; the narrowest such."""
+    seen = set()
     for n_in, n_out, mode in ((640, 1280, "cubic"), (640, 320, "box"), (9, 40, "linear"),
-                              (37, 5, "cubic"), (3, 100, "nearest"), (100, 3, "area")):
+                              (37, 5, "cubic"), (3, 100, "nearest"), (100, 3, "area"),
+                              (100, 1, "linear")):
         t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
         for c in (1, 2, 3, 4, 7):
             idx, w, _, win = t.elements(c, P._BLOCK)
             k = t.weights.shape[1]
             row = n_in * c
-            for b, (start, regs) in enumerate(win):
+            half = P._BLOCK // 2
+            for b, (start, regs, start2) in enumerate(win):
                 e = idx[b * P._BLOCK:(b + 1) * P._BLOCK].astype(np.int64)
                 taps = e[:, None] + np.arange(k) * c
                 if regs == 0:
                     assert row < P._BLOCK * 2 or taps.max() - taps.min() >= P._BLOCK
+                    continue
+                if regs == 3:       # each half in its own window of two registers
+                    for s0, part in ((start, taps[:half]), (start2, taps[half:])):
+                        assert 0 <= s0 and s0 + 2 * P._BLOCK <= row
+                        assert part.min() >= s0 and part.max() < s0 + 2 * P._BLOCK
+                    assert taps.max() - taps.min() >= P._BLOCK      # one would not do
                     continue
                 assert 0 <= start and start + regs * P._BLOCK <= row
                 assert taps.min() >= start and taps.max() < start + regs * P._BLOCK
                 if regs == 2 and row >= P._BLOCK:
                     s1 = max(0, min(taps.min(), row - P._BLOCK))
                     assert not (taps.min() >= s1 and taps.max() < s1 + P._BLOCK)
+            seen.update(int(r) for r in win[:, 1])
+    assert seen == {0, 1, 2, 3}         # every form is exercised
+
+
+@pytest.mark.parametrize("n_in, n_out, mode, channels", [
+    (640, 320, "box", 3), (640, 1280, "cubic", 3), (200, 77, "cubic", 2), (97, 300, "linear", 1),
+    (300, 97, "area", 4), (64, 64, "cubic", 3), (50, 20, "linear", 5)])
+def test_image_rows_are_the_axis_passes(n_in, n_out, mode, channels):
+    """Image-sized rows (every window form: one or two registers, a window
+    per half of a block, gathers) in u8 and f32, against the axis passes."""
+    t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
+    th = P.axis_table(7, 5, Fraction(5, 7), mode)
+    rng = np.random.default_rng(n_in)
+    for src in (rng.integers(0, 256, (1, 7, n_in, channels), dtype=np.uint8),
+                rng.standard_normal((1, 7, n_in, channels)).astype(np.float32)):
+        want = axis_passes(src, (th, t), True)
+        sdt = code("u8" if src.dtype == np.uint8 else "f32")
+        assert same_bits(P.rows(src, sdt, True, (th, t), np.float32, code("f32")), want)
+        got = P.rows(src, sdt, True, (th, t), np.uint8, code("u8"))
+        assert np.array_equal(got.reshape(-1), TD.encode(want.reshape(-1), code("u8")))
