@@ -46,6 +46,8 @@ cdef extern from "resize_rows.h":
                         int64_t k, const float* bias, int64_t n) noexcept nogil
     int64_t rz_hstep_f32(float* h, const float* row0, int64_t stride, const float* w,
                          int64_t k, const float* bias, int64_t n) noexcept nogil
+    int64_t rz_hstep_rows(float* h, const float* const* rows, const float* w, int64_t k,
+                          const float* bias, int64_t n) noexcept nogil
     int64_t rz_store_u8(uint8_t* d, const float* v, int64_t n) noexcept nogil
     void rz_wstep_pixels_pick(float* o, const float* r, const int64_t* first, int64_t n_out,
                               int64_t C) noexcept nogil
@@ -54,6 +56,8 @@ cnp.import_array()
 
 #: below this many multiply-adds a pass runs on the calling thread
 PARALLEL_MIN = 1 << 15
+#: the most floats of decoded rows a thread keeps (Rows.ring)
+DEF RING_FLOATS = 1 << 18
 
 
 cdef struct AxisPass:
@@ -177,10 +181,16 @@ cdef struct Rows:
     const float* wbias
     int64_t wk
     int64_t wn              # output pixels
+    # ring: each source row decoded to f32 once, into a ring of hk rows
+    # (the types but f32, when outputs outnumber inputs: each row is read
+    # by several output rows)
+    bint ring
     # per slot: the H step's row (src_row), a decoded tap (src_row), the W
-    # step's row (dst_row), each on its own 64-byte lines
+    # step's row (dst_row), the ring's hk rows, their source rows and their
+    # addresses, each on its own 64-byte lines
     float* scratch
     int64_t slot_floats
+    int64_t lane
 
 
 cdef inline void _tap(float* h, const uint8_t* row, int dt, int64_t n, float w, bint first,
@@ -234,12 +244,19 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
     cdef float* h = p.scratch + slot * p.slot_floats
     cdef float* dec = h + ((n + 15) & ~15)
     cdef float* o = dec + ((n + 15) & ~15)
+    cdef float* ring = o + ((p.dst_row + 15) & ~15)
+    cdef int64_t* tags = <int64_t*>(ring + p.hk * p.lane)
+    cdef const float** ptrs = <const float**>(tags + ((p.hk + 7) & ~7))
+    cdef int64_t srow, g, s
     cdef float* d
     cdef const float* r
     cdef const uint8_t* first_row
     cdef const float* hwy
     cdef const float* hb
     cdef float acc
+    if p.ring:
+        for t in range(p.hk):
+            tags[t] = -1
     for item in range(begin, end):
         plane = item // p.out_h
         y = item - plane * p.out_h
@@ -256,7 +273,26 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
             first_row = p.src + (plane * p.in_h + p.hfirst[y]) * n * p.ssize
             hwy = p.hw + y * p.hk
             hb = (p.hbias + y) if p.hbias != NULL else NULL
-            if p.sdt == dnnl_f32 or p.sdt == dnnl_u8:
+            if p.ring:
+                # the rows decoded once into the ring, the taps summed in
+                # registers; the rest here, in their order
+                for t in range(p.hk):
+                    srow = p.hfirst[y] + t
+                    s = srow % p.hk
+                    g = plane * p.in_h + srow
+                    if tags[s] != g:
+                        decode_run(p.src + g * n * p.ssize, 0, n, p.sdt, ring + s * p.lane)
+                        tags[s] = g
+                    ptrs[t] = ring + s * p.lane
+                i = rz_hstep_rows(h, ptrs, hwy, p.hk, hb, n)
+                for i in range(i, n):
+                    acc = hwy[0] * ptrs[0][i]
+                    for t in range(1, p.hk):
+                        acc = acc + hwy[t] * ptrs[t][i]
+                    if hb != NULL:
+                        acc = acc + hb[0]
+                    h[i] = acc
+            elif p.sdt == dnnl_f32 or p.sdt == dnnl_u8:
                 # the taps summed in registers; the rest here, in their order
                 if p.sdt == dnnl_f32:
                     i = rz_hstep_f32(h, <const float*>first_row, n, hwy, p.hk, hb, n)
@@ -355,7 +391,13 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
     if nthr > items:
         nthr = <int>items if items > 0 else 1
     lane = (p.src_row + 15) & ~15
+    p.lane = lane
+    # the ring where it pays and its rows stay in the caches (1 MB a thread)
+    p.ring = sdt != dnnl_f32 and p.hk > 1 and not p.hpick and out_h > in_h \
+        and p.hk * lane <= RING_FLOATS
     p.slot_floats = 2 * lane + ((p.dst_row + 15) & ~15)
+    if p.ring:
+        p.slot_floats += p.hk * lane + 2 * (((p.hk + 7) & ~7) + ((p.hk + 7) & ~7))
     # each slot's buffers start on a 64-byte line
     cdef void* block = malloc(<size_t>(nthr * p.slot_floats + 16) * sizeof(float))
     if block == NULL:

@@ -195,6 +195,36 @@ static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t strid
 RZ_HSTEP(rz_hstep_u8, uint8_t, RZ_LOAD_U8)
 RZ_HSTEP(rz_hstep_f32, float, RZ_LOAD_F32)
 
+/* The H step over k f32 rows anywhere (rows[t]: a ring of decoded rows),
+   as rz_hstep_f32. */
+static int64_t rz_hstep_rows(float* __restrict h, const float* const* rows,
+                             const float* __restrict w, int64_t k, const float* bias,
+                             int64_t n) {
+    int64_t i = 0;
+#if defined(__AVX512F__)
+    for (; i + 16 <= n; i += 16) {
+        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[0]), _mm512_loadu_ps(rows[0] + i));
+        for (int64_t t = 1; t < k; t++)
+            acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(w[t]),
+                                                   _mm512_loadu_ps(rows[t] + i)));
+        if (bias) acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias));
+        _mm512_storeu_ps(h + i, acc);
+    }
+#elif defined(__AVX2__)
+    for (; i + 8 <= n; i += 8) {
+        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), _mm256_loadu_ps(rows[0] + i));
+        for (int64_t t = 1; t < k; t++)
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w[t]),
+                                                   _mm256_loadu_ps(rows[t] + i)));
+        if (bias) acc = _mm256_add_ps(acc, _mm256_set1_ps(*bias));
+        _mm256_storeu_ps(h + i, acc);
+    }
+#else
+    (void)h; (void)rows; (void)w; (void)k; (void)bias; (void)n;
+#endif
+    return i;
+}
+
 /* f32 to u8 as the conversion ladder does it (dnnl/_kernels/cvt.pxd:
    saturated to [0, 255], rounded half to even in the current rounding
    mode, NaN to 0): max(x, 0) is 0 for a NaN (the second operand), and
