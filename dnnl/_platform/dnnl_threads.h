@@ -76,12 +76,6 @@ static inline int dnnl_py_max_threads(void) {
 #define CHUNKS_PER_THREAD 16
 /* a worker polls this long for the next region before it sleeps */
 #define WORKER_SPIN_NS 30000
-/* ... and this long after a region beyond the caches on a machine whose
-   CPUs were free: the next such call comes after its caller has freed and
-   made a result of megabytes (tens of microseconds or more), and a worker
-   asleep by then is woken tens of microseconds late on some machines; a
-   busy machine (the load read in such a region) gets WORKER_SPIN_NS again */
-#define WORKER_LINGER_NS 300000
 /* the caller polls this long for the other threads' chunks before it sleeps */
 #define CALLER_SPIN_NS 20000
 /* a region this long with no worker turning up means the cores are taken */
@@ -111,7 +105,6 @@ typedef struct {
     pthread_cond_t wake, finished;
     _Atomic uint64_t wakes;        /* bumped for each region */
     _Atomic int sleepers;          /* workers asleep (a region wakes them: it is cold) */
-    _Atomic int64_t spin_ns;       /* how long a worker polls (WORKER_SPIN_NS or _LINGER_NS) */
     int workers;                   /* started so far (under lock) */
     uint32_t id;
     /* the caller alone until solo_until (monotonic ns); `suspect`: one
@@ -134,8 +127,7 @@ typedef struct {
 
 static dnnl_py_pool_t dnnl_py_pool = {
     .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
-    .finished = PTHREAD_COND_INITIALIZER, .solo_ns = SOLO_FIRST_NS, .test_others = -1,
-    .spin_ns = WORKER_SPIN_NS};
+    .finished = PTHREAD_COND_INITIALIZER, .solo_ns = SOLO_FIRST_NS, .test_others = -1};
 static int dnnl_py_backoff = 1;     /* the solo fallback on (dnnl._platform.threads.set_fallback) */
 
 static inline int64_t dnnl_py_now(void) {
@@ -190,8 +182,7 @@ static void *dnnl_py_worker(void *arg) {
     uint64_t seen = (uint64_t)(uintptr_t)arg;
     for (;;) {
         /* wait for a region: poll a little (back-to-back calls), then sleep */
-        int64_t until = dnnl_py_now() +
-                        atomic_load_explicit(&p->spin_ns, memory_order_relaxed);
+        int64_t until = dnnl_py_now() + WORKER_SPIN_NS;
         int spins = 0;
         while (atomic_load_explicit(&p->wakes, memory_order_acquire) == seen) {
             dnnl_py_pause();
@@ -412,9 +403,6 @@ static void dnnl_py_parallel(int64_t n, int nthr, dnnl_py_range_fn fn, const voi
     if (bytes > 0 && bytes >= dnnl_py_stream_bytes)     /* (only then does it matter) */
         s.others = dnnl_py_others_running(p);
     dnnl_py_choice_t c = dnnl_py_choose(&s);
-    if (s.others >= 0)      /* the load was read: linger after it only when idle */
-        atomic_store_explicit(&p->spin_ns, c.why == DNNL_PY_WHY_FREE ? WORKER_LINGER_NS
-                              : WORKER_SPIN_NS, memory_order_relaxed);
     /* the record's runs are those it decided */
     int recorded = c.why != DNNL_PY_WHY_FREE;
     if (recorded && dnnl_py_backoff) g->runs++;
