@@ -217,14 +217,15 @@ def extensions():
     base_args = ["-O3", "-fno-strict-aliasing", "-ffp-contract=off"] + cflags + omp
     march = arch_flags()
     macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
-    # C headers: each kernel includes its own folder's and the thread pool's
-    # (dnnl/_platform); an edit to any of them rebuilds the extensions
+    # C headers: each kernel includes its own folder's, the thread pool's
+    # (dnnl/_platform) and the shared toolkit's (dnnl/_kernels); an edit to
+    # any of them rebuilds the extensions
     headers = package_files(".h")
     # Cython includes: a module's compiled parts, in the folder named after
     # it with a leading _ (dnnl/_model/desc.pyx includes _desc/*.pxi); an
     # edit to one rebuilds that module (and its level copies)
     includes = package_files(".pxi")
-    common = [numpy.get_include(), "include", "dnnl/_platform"]
+    common = [numpy.get_include(), "include", "dnnl/_platform", "dnnl/_kernels"]
     mods = [(rel[:-4].replace("/", "."), rel) for rel in package_files(".pyx")]
 
     def ext(name, src, flags, pyx):
