@@ -196,24 +196,12 @@ cdef struct Rows:
 cdef inline void _tap(float* h, const uint8_t* row, int dt, int64_t n, float w, bint first,
                       float* dec) noexcept nogil:
     """``h = w * row`` (``first``) or ``h += w * row``, the row's ``n``
-    elements widened to f32 as they are read (f32 and u8 directly, the
-    other types decoded into ``dec`` first)."""
+    elements widened to f32: the H step's tap for the types rz_hstep_* do
+    not read (s8 read directly, the others decoded into ``dec`` first)."""
     cdef int64_t i
     cdef const float* f
-    cdef const uint8_t* u
     cdef const int8_t* s
-    if dt == dnnl_f32:
-        f = <const float*>row
-    elif dt == dnnl_u8:
-        u = row
-        if first:
-            for i in range(n):
-                h[i] = w * <float>u[i]
-        else:
-            for i in range(n):
-                h[i] = h[i] + w * <float>u[i]
-        return
-    elif dt == dnnl_s8:
+    if dt == dnnl_s8:
         s = <const int8_t*>row
         if first:
             for i in range(n):
@@ -222,9 +210,8 @@ cdef inline void _tap(float* h, const uint8_t* row, int dt, int64_t n, float w, 
             for i in range(n):
                 h[i] = h[i] + w * <float>s[i]
         return
-    else:
-        decode_run(row, 0, n, dt, dec)
-        f = dec
+    decode_run(row, 0, n, dt, dec)
+    f = dec
     if first:
         for i in range(n):
             h[i] = w * f[i]
