@@ -46,12 +46,12 @@ class AxisTable:
             (self.weights == 1).all())
         self._elements = {}
 
-    def elements(self, channels, block=16):
+    def elements(self, channels):
         """The table per output element of rows of ``channels`` interleaved
         channels (the fused rows' W step for few channels): the element
         of each one's first tap (int32), the weights transposed (K x
-        n_out * channels), the bias (or None), and per ``block`` elements
-        the window of their taps in the row (start, registers of ``block``
+        n_out * channels), the bias (or None), and per ``_BLOCK`` elements
+        the window of their taps in the row (start, registers of ``_BLOCK``
         floats: 1 or 2; 3: two windows of 2, for each half of the block, the
         second's start last; 0 where they spread wider), every window inside
         the row. Made once per count."""
@@ -62,7 +62,7 @@ class AxisTable:
             w = np.ascontiguousarray(np.repeat(self.weights.T, channels, axis=1))
             b = None if self.bias is None else np.repeat(self.bias, channels)
             e = self._elements[channels] = (idx.astype(np.int32), w, b,
-                                            self._windows(idx, channels, block))
+                                            self._windows(idx, channels, _BLOCK))
         return e
 
     def _windows(self, idx, channels, block):
@@ -356,7 +356,7 @@ class Rows:
             form = W_PIXELS_PICK if tw.picks else W_PIXELS
             wfirst, widx, wwin, ww, wbias = tw.first, None, None, tw.weights, tw.bias
         else:
-            widx, ww, wbias, wwin = tw.elements(C, _BLOCK)
+            widx, ww, wbias, wwin = tw.elements(C)
             form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
         self.args = (sdt, ddt, int(np.prod(lead)), in_h, out_h, in_w, tw.n_out, C, hfirst,
                      hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin, ww,

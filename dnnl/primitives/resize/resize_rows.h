@@ -143,6 +143,27 @@ static void rz_wstep_pixels(float* __restrict o, const float* __restrict r,
     }
 }
 
+/* The vector of the level: AVX-512's 16 floats or AVX2's 8 (none below). */
+#if defined(__AVX512F__)
+#define RZ_LANES 16
+typedef __m512 rz_vec;
+#define RZ_SET1 _mm512_set1_ps
+#define RZ_MUL _mm512_mul_ps
+#define RZ_ADD _mm512_add_ps
+#define RZ_STORE _mm512_storeu_ps
+#define RZ_LOAD_F32(p) _mm512_loadu_ps(p)
+#define RZ_LOAD_U8(p) _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(p))))
+#elif defined(__AVX2__)
+#define RZ_LANES 8
+typedef __m256 rz_vec;
+#define RZ_SET1 _mm256_set1_ps
+#define RZ_MUL _mm256_mul_ps
+#define RZ_ADD _mm256_add_ps
+#define RZ_STORE _mm256_storeu_ps
+#define RZ_LOAD_F32(p) _mm256_loadu_ps(p)
+#define RZ_LOAD_U8(p) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(p))))
+#endif
+
 /* The H step over k consecutive source rows (row t at row0 + t * stride
    elements) of u8 or f32: h[i] = w[0] * row_0[i] + ... + w[k-1] *
    row_{k-1}[i] (+ *bias), the sum in a register across the taps (one
@@ -150,40 +171,25 @@ static void rz_wstep_pixels(float* __restrict o, const float* __restrict r,
    step (gcc's loops go through words: twice the shuffles). Returns the
    elements done; the caller does the rest (fewer than a vector) in the
    same order. */
-#if defined(__AVX512F__)
+/* One vector of the H step at element i: the taps of rows ROW(t), loaded
+   by LOAD, summed in order (+ *bias). */
+#define RZ_HSUM(h, i, ROW, LOAD, w, k, bias) do { \
+    rz_vec acc_ = RZ_MUL(RZ_SET1((w)[0]), LOAD(ROW(0) + (i))); \
+    for (int64_t t_ = 1; t_ < (k); t_++) \
+        acc_ = RZ_ADD(acc_, RZ_MUL(RZ_SET1((w)[t_]), LOAD(ROW(t_) + (i)))); \
+    if (bias) acc_ = RZ_ADD(acc_, RZ_SET1(*(bias))); \
+    RZ_STORE((h) + (i), acc_); \
+} while (0)
+
+#if defined(RZ_LANES)
+#define RZ_CONSECUTIVE(t) (row0 + (t) * stride)
 #define RZ_HSTEP(NAME, T, LOAD) \
 static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
                     const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
     int64_t i = 0; \
-    for (; i + 16 <= n; i += 16) { \
-        const T* p = row0 + i; \
-        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[0]), LOAD(p)); \
-        for (int64_t t = 1; t < k; t++) \
-            acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(w[t]), LOAD(p + t * stride))); \
-        if (bias) acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias)); \
-        _mm512_storeu_ps(h + i, acc); \
-    } \
+    for (; i + RZ_LANES <= n; i += RZ_LANES) RZ_HSUM(h, i, RZ_CONSECUTIVE, LOAD, w, k, bias); \
     return i; \
 }
-#define RZ_LOAD_U8(p) _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i*)(p))))
-#define RZ_LOAD_F32(p) _mm512_loadu_ps(p)
-#elif defined(__AVX2__)
-#define RZ_HSTEP(NAME, T, LOAD) \
-static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
-                    const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
-    int64_t i = 0; \
-    for (; i + 8 <= n; i += 8) { \
-        const T* p = row0 + i; \
-        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), LOAD(p)); \
-        for (int64_t t = 1; t < k; t++) \
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w[t]), LOAD(p + t * stride))); \
-        if (bias) acc = _mm256_add_ps(acc, _mm256_set1_ps(*bias)); \
-        _mm256_storeu_ps(h + i, acc); \
-    } \
-    return i; \
-}
-#define RZ_LOAD_U8(p) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(p))))
-#define RZ_LOAD_F32(p) _mm256_loadu_ps(p)
 #else
 #define RZ_HSTEP(NAME, T, LOAD) \
 static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
@@ -201,24 +207,10 @@ static int64_t rz_hstep_rows(float* __restrict h, const float* const* rows,
                              const float* __restrict w, int64_t k, const float* bias,
                              int64_t n) {
     int64_t i = 0;
-#if defined(__AVX512F__)
-    for (; i + 16 <= n; i += 16) {
-        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[0]), _mm512_loadu_ps(rows[0] + i));
-        for (int64_t t = 1; t < k; t++)
-            acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(w[t]),
-                                                   _mm512_loadu_ps(rows[t] + i)));
-        if (bias) acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias));
-        _mm512_storeu_ps(h + i, acc);
-    }
-#elif defined(__AVX2__)
-    for (; i + 8 <= n; i += 8) {
-        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), _mm256_loadu_ps(rows[0] + i));
-        for (int64_t t = 1; t < k; t++)
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w[t]),
-                                                   _mm256_loadu_ps(rows[t] + i)));
-        if (bias) acc = _mm256_add_ps(acc, _mm256_set1_ps(*bias));
-        _mm256_storeu_ps(h + i, acc);
-    }
+#if defined(RZ_LANES)
+#define RZ_RING(t) (rows[t])
+    for (; i + RZ_LANES <= n; i += RZ_LANES) RZ_HSUM(h, i, RZ_RING, RZ_LOAD_F32, w, k, bias);
+#undef RZ_RING
 #else
     (void)h; (void)rows; (void)w; (void)k; (void)bias; (void)n;
 #endif

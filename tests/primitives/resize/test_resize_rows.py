@@ -136,7 +136,7 @@ def test_every_block_window_holds_its_taps_inside_the_row():
                               (100, 1, "linear")):
         t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
         for c in (1, 2, 3, 4, 7):
-            idx, w, _, win = t.elements(c, P._BLOCK)
+            idx, w, _, win = t.elements(c)
             k = t.weights.shape[1]
             row = n_in * c
             half = P._BLOCK // 2
