@@ -9,11 +9,12 @@ from dnnl._kernels.spatial cimport PostOps
 
 
 cdef extern from "pixel_rows.h":
-    ctypedef struct rs_pv_wins:     # a row's W blocks permuted from registers
+    ctypedef struct rs_pv_wins:     # how a row's W step reads its taps
         const int32_t* base
+        const int32_t* base_b
         const int32_t* a
         const int32_t* b
-        int64_t end2, end4
+        int64_t end1, end2, end4, px0, px1, C
 
 
 cdef struct Fwd:

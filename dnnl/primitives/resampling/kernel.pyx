@@ -126,8 +126,8 @@ cdef extern from "pixel_rows.h":
     void rs_lerp1_u8(float* o, const uint8_t* a, const uint8_t* b, float w, float m,
                      int64_t n) noexcept nogil
     void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t nr, int64_t C,
-                    int32_t* base, int32_t* a, int32_t* b, int64_t* end2,
-                    int64_t* end4) noexcept nogil
+                    int32_t* base, int32_t* base_b, int32_t* a, int32_t* b,
+                    rs_pv_wins* pw) noexcept nogil
     uint32_t rs_wstep1_32(float* o, const float* r, const rs_pv_wins* pw, const int32_t* i0,
                           const int32_t* i1, const float* ww, const float* mw, int64_t n,
                           bint check) noexcept nogil
@@ -426,17 +426,26 @@ cdef class FwdPlan(_Tables):
         """A linear pixel-rows plan's W blocks permuted from registers
         (rs_pv_plan), decided once here rather than for every row."""
         cdef Fwd* p = &self.p
-        cdef int64_t n = p.OW * p.C, n16 = (n + 15) & ~15
-        cdef cnp.npy_intp size = (2 * n16 + n // 8 + 1) * 4 + 64
+        cdef int64_t n = p.OW * p.C, n16 = (n + 15) & ~15, nb = n // 8 + 1
+        cdef cnp.npy_intp size = (2 * n16 + 2 * nb) * 4 + 64
         if p.pix != 1 or not p.linear:
             return
         block = cnp.PyArray_EMPTY(1, &size, cnp.NPY_UINT8, 0)
         self.keep.append(block)
         # (from a 64-byte line: the blocks' index loads split none)
         cdef int32_t* q = <int32_t*>((<size_t>cnp.PyArray_DATA(block) + 63) & ~<size_t>63)
-        rs_pv_plan(p.pe0, p.pe1, n, p.pix_srow, p.C, q + 2 * n16, q, q + n16,
-                   &p.pw.end2, &p.pw.end4)
-        p.pw.a, p.pw.b, p.pw.base = q, q + n16, q + 2 * n16
+        rs_pv_plan(p.pe0, p.pe1, n, p.pix_srow, p.C, q + 2 * n16, q + 2 * n16 + nb, q,
+                   q + n16, &p.pw)
+
+    @property
+    def w_forms(self):
+        """How the pixel rows' W step reads its taps (rs_pv_wins), for the
+        tests: ``(end1, end2, end4, px0, px1)``, elements / pixels of a row;
+        None without the tables."""
+        cdef const rs_pv_wins* w = &self.p.pw
+        if self.p.pix != 1 or not self.p.linear:
+            return None
+        return w.end1, w.end2, w.end4, w.px0, w.px1
 
     @staticmethod
     def of_pixels(bint linear, int64_t N, int64_t C, int64_t IH, int64_t IW, int64_t OH,

@@ -83,43 +83,97 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
     c += step;
     return c >= C ? c - C : c;
 }
-/* The W blocks of a row that are permuted from a window in registers
-   (rs_wstep1_32), decided once per plan: every row of a plan reads the same
-   tables. Per block of RS_PV outputs, base: its window's first float; per
-   output, a / b: its taps' offsets from that base; the blocks with windows
-   of 2 registers end at element end2, those of 4 at end4 (then the gathers). */
-typedef struct {
-    const int32_t* base;
-    const int32_t* a;
-    const int32_t* b;
-    int64_t end2, end4;
-} rs_pv_wins;
 #if defined(__AVX512F__)
 #define RS_PV 16
 #elif defined(__AVX2__)
 #define RS_PV 8
+/* AVX2 only, where they were measured (a Zen 3, docs/internals/performance.md):
+   each tap from its own one-register window, two vpermps a block where a
+   shared window of two registers costs four and two blends (1.6x the W
+   step of enlargements); and 3 or 4 channels a pixel a 128-bit vector when
+   the windows are too narrow (reductions: 1.65x the 4-register windows).
+   AVX-512's vpermt2ps reads a 32-float window in one instruction. */
+#define RS_PV_TAPWISE 1
+#define RS_PV_PIXELS 1
+#endif
+/* How a row's W step reads its taps, decided once per plan (rs_pv_plan):
+   every row of a plan reads the same tables. Blocks of RS_PV outputs, in
+   the row's order; a form runs while its blocks fit, then hands the rest
+   of the row to the next:
+   - [0, end1) (RS_PV_TAPWISE): each tap from a window of one register,
+     the a tap's at base, the b tap's at base_b (per block: its first float);
+   - [end1, end2): both taps from one window of 2 registers at base;
+   - [end2, end4): from one of 4 registers (rs_perm4);
+   - pixels [px0, px1) (RS_PV_PIXELS, C of 3 or 4, in place of the shared
+     windows, end1 = end2 = end4): a pixel a 128-bit vector, its C channels and, with 3, one of
+     the next pixel's, which that pixel's store overwrites; never the row's
+     last pixel (whose store would pass the row's end), nor a pixel whose
+     load would (px1 <= px0: none);
+   - the rest gathered.
+   a / b: per output of a windowed block, its taps' offsets from their
+   window's base. */
+typedef struct {
+    const int32_t* base;
+    const int32_t* base_b;
+    const int32_t* a;
+    const int32_t* b;
+    int64_t end1, end2, end4, px0, px1, C;
+} rs_pv_wins;
+#if defined(RS_PV)
+/* Whether t[i .. i + RS_PV) all lie in [bs, bs + W) (a negative offset is
+   past W unsigned). */
+static inline int rs_pv_fits(const int32_t* t, int64_t i, int64_t bs, int64_t W) {
+    int within = 1;
+    for (int64_t j = i; j < i + RS_PV; j++) within &= (uint64_t)(t[j] - bs) < (uint64_t)W;
+    return within;
+}
+/* A tapwise window: from the block's lowest tap, held back from the end. */
+static inline int64_t rs_pv_low(const int32_t* t, int64_t i, int64_t nr, int64_t W) {
+    int64_t lo = t[i];
+    for (int64_t j = i + 1; j < i + RS_PV; j++) lo = t[j] < lo ? t[j] : lo;
+    if (lo > nr - W) lo = nr - W;
+    return lo < 0 ? 0 : lo;
+}
 #endif
 /* rs_pv_wins of a row of n outputs whose taps are i0 / i1 (element offsets
-   into a row of nr floats, C channels): base holds n / 8 + 1 entries, a and
-   b n each. A block's window starts at its first element's pixel, held
-   back from the row's end; the 2-register blocks run while every tap of a
-   block lies in its window, then the 4-register ones, from the first block
-   that reaches wider to the first too wide for them. */
+   into a row of nr floats, C channels) into *pw: base and base_b hold
+   n / 8 + 1 entries, a and b n each. A shared window starts at its first
+   element's pixel, held back from the row's end. */
 static void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t nr, int64_t C,
-                       int32_t* base, int32_t* a, int32_t* b, int64_t* end2, int64_t* end4) {
+                       int32_t* base, int32_t* base_b, int32_t* a, int32_t* b,
+                       rs_pv_wins* pw) {
     int64_t i = 0;
-    *end2 = 0;
+    pw->base = base;
+    pw->base_b = base_b;
+    pw->a = a;
+    pw->b = b;
+    pw->C = C;
+    pw->px0 = pw->px1 = 0;
 #if defined(RS_PV)
     int64_t c = 0, step = RS_PV % C;
-    for (int64_t k = 2; k <= 4; k += 2) {
+#if defined(RS_PV_TAPWISE)
+    for (; nr >= RS_PV && i + RS_PV <= n; i += RS_PV) {
+        int64_t ba = rs_pv_low(i0, i, nr, RS_PV), bb = rs_pv_low(i1, i, nr, RS_PV);
+        if (!rs_pv_fits(i0, i, ba, RS_PV) || !rs_pv_fits(i1, i, bb, RS_PV)) break;
+        base[i / RS_PV] = (int32_t)ba;
+        base_b[i / RS_PV] = (int32_t)bb;
+        for (int64_t j = i; j < i + RS_PV; j++) {
+            a[j] = (int32_t)(i0[j] - ba);
+            b[j] = (int32_t)(i1[j] - bb);
+        }
+        c = rs_pv_next(c, step, C);
+    }
+#endif
+    pw->end1 = pw->end2 = i;
+    int pixels = 0;
+#if defined(RS_PV_PIXELS)
+    pixels = C == 3 || C == 4;
+#endif
+    for (int64_t k = 2; k <= (pixels ? 0 : 4); k += 2) {
         const int64_t W = k * RS_PV;
         for (; nr >= W && i + RS_PV <= n; i += RS_PV) {
             int64_t bs = rs_pv_base(i0, i, c, nr, W);
-            int within = 1;
-            for (int64_t j = i; j < i + RS_PV; j++)     /* (negative: past W unsigned) */
-                within &= ((uint64_t)(i0[j] - bs) < (uint64_t)W
-                           && (uint64_t)(i1[j] - bs) < (uint64_t)W);
-            if (!within) break;
+            if (!rs_pv_fits(i0, i, bs, W) || !rs_pv_fits(i1, i, bs, W)) break;
             base[i / RS_PV] = (int32_t)bs;
             for (int64_t j = i; j < i + RS_PV; j++) {
                 a[j] = (int32_t)(i0[j] - bs);
@@ -127,7 +181,13 @@ static void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t 
             }
             c = rs_pv_next(c, step, C);
         }
-        if (k == 2) *end2 = i;
+        if (k == 2) pw->end2 = i;
+    }
+    if (pixels) {
+        int64_t j = (i + C - 1) / C, last = n / C - 1;
+        pw->px0 = j;
+        while (j < last && i0[j * C] + 4 <= nr && i1[j * C] + 4 <= nr) j++;
+        pw->px1 = j;
     }
 #else
     (void)i0;
@@ -135,20 +195,16 @@ static void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t 
     (void)n;
     (void)nr;
     (void)C;
-    (void)base;
-    (void)a;
-    (void)b;
+    pw->end1 = pw->end2 = 0;
 #endif
-    *end4 = i;
+    pw->end4 = i;
 }
 /* The W step of the pixel rows with registers for tables: while a block of
-   RS_PV outputs reads a window of at most 2 * RS_PV floats of r (an
-   enlargement, few channels), the window is loaded once and permuted
-   (AVX-512: vpermt2ps; AVX2: two vpermps and a blend) instead of gathered
-   element by element. The first block whose window is wider (a reduction)
-   hands the rest of the row to a window of 4 vectors (rs_perm4),
-   and the first too wide for that to the gathers: the blocks and windows
-   the plan decided (rs_pv_plan, rs_pv_wins). Same operations, same bits:
+   RS_PV outputs reads windows of the row that fit in registers (an
+   enlargement, few channels), they are loaded once and permuted (AVX-512:
+   vpermt2ps; AVX2: vpermps, and a blend for a window of two) instead of
+   gathered element by element: the blocks, windows and pixels the plan
+   decided (rs_pv_plan, rs_pv_wins). Same operations, same bits:
    the values are moved, then multiplied and added as in rs_gather1_32.
    Returns RS_NONFINITE's accumulator with check (else 0). */
 #if defined(__AVX512F__)
@@ -204,6 +260,23 @@ static inline __attribute__((always_inline)) void rs_pv_store(float* o, uint8_t*
 #endif
 }
 #endif
+#if defined(RS_PV) && !defined(__AVX512F__)
+/* Four vectors stored as 32 u8 at d, each as rs_pv_store stores one: the
+   packs work within 128-bit lanes, leaving the dwords (4 bytes each) of
+   v0..v3's low halves, then of their high halves, which the last
+   permute puts back in order. */
+static inline __attribute__((always_inline)) void rs_pv_store4(uint8_t* d, __m256 v0, __m256 v1,
+                                                               __m256 v2, __m256 v3) {
+    const __m256 hi = _mm256_set1_ps(255.0f), lo = _mm256_setzero_ps();
+#define RS_PV_Q(v) _mm256_cvtps_epi32(_mm256_max_ps(_mm256_min_ps(hi, (v)), lo))
+    __m256i w0 = _mm256_packus_epi32(RS_PV_Q(v0), RS_PV_Q(v1));
+    __m256i w1 = _mm256_packus_epi32(RS_PV_Q(v2), RS_PV_Q(v3));
+#undef RS_PV_Q
+    _mm256_storeu_si256((__m256i*)d,
+                        _mm256_permutevar8x32_epi32(_mm256_packus_epi16(w0, w1),
+                                                    _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+#endif
 #if defined(RS_PV)
 /* A reduction's wider window: 4 * RS_PV floats in four registers, element
    a & (4 * RS_PV - 1) of them (AVX-512: two vpermt2ps and a blend; AVX2:
@@ -217,17 +290,25 @@ static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi
                             _mm256_castsi256_ps(_mm256_slli_epi32(a, 27)));
 #endif
 }
-/* The blocks of a row from element i to end, each permuted from its window
-   of k registers (k = 2 or 4, a constant where it is inlined; rs_pv_wins).
-   check (a constant too): accumulate RS_NONFINITE's lanes in *accv. */
-static inline __attribute__((always_inline)) void rs_wstep1_blocks(
-        int k, int check, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
-        const rs_pv_wins* pw, const float* __restrict ww, const float* __restrict mw,
-        int64_t i, int64_t end, rs_pvu* accv) {
-    for (; i < end; i += RS_PV) {
-        const float* t = r + pw->base[i / RS_PV];
-        rs_pvi a = RS_PV_LDI(pw->a + i), b = RS_PV_LDI(pw->b + i);
-        rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV), x0, x1;
+/* The blocks of a row from element i to end, each from its windows (k = 1:
+   tapwise, 2 or 4 registers shared; a constant where it is inlined;
+   rs_pv_wins), stored at o, or with d as u8 at d (AVX2: four blocks to a
+   store). check (a constant too): accumulate RS_NONFINITE's lanes in *accv. */
+#define RS_PV_NF(v) (((rs_pvu)(v) & 0x7f800000u) + 0x00800000u)
+static inline __attribute__((always_inline)) rs_pvf rs_pv_block(
+        int k, const float* __restrict r, const rs_pv_wins* pw, const float* __restrict ww,
+        const float* __restrict mw, int64_t i) {
+    const float* t = r + pw->base[i / RS_PV];
+    rs_pvi a = RS_PV_LDI(pw->a + i), b = RS_PV_LDI(pw->b + i);
+    rs_pvf x0, x1;
+#if defined(RS_PV_TAPWISE)
+    if (k == 1) {
+        x0 = _mm256_permutevar8x32_ps(RS_PV_LD(t), a);
+        x1 = _mm256_permutevar8x32_ps(RS_PV_LD(r + pw->base_b[i / RS_PV]), b);
+    } else
+#endif
+    {
+        rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV);
         if (k == 4) {
             rs_pvf t2 = RS_PV_LD(t + 2 * RS_PV), t3 = RS_PV_LD(t + 3 * RS_PV);
             x0 = rs_perm4(t0, t1, t2, t3, a);
@@ -236,9 +317,29 @@ static inline __attribute__((always_inline)) void rs_wstep1_blocks(
             x0 = RS_PV_PERM(t0, t1, a);
             x1 = RS_PV_PERM(t0, t1, b);
         }
-        rs_pvf v = RS_PV_ADD(RS_PV_MUL(x0, RS_PV_LD(ww + i)), RS_PV_MUL(x1, RS_PV_LD(mw + i)));
+    }
+    return RS_PV_ADD(RS_PV_MUL(x0, RS_PV_LD(ww + i)), RS_PV_MUL(x1, RS_PV_LD(mw + i)));
+}
+static inline __attribute__((always_inline)) void rs_wstep1_blocks(
+        int k, int check, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
+        const rs_pv_wins* pw, const float* __restrict ww, const float* __restrict mw,
+        int64_t i, int64_t end, rs_pvu* accv) {
+#if !defined(__AVX512F__)
+    if (d) {
+        for (; i + 4 * RS_PV <= end; i += 4 * RS_PV) {
+            rs_pvf v0 = rs_pv_block(k, r, pw, ww, mw, i);
+            rs_pvf v1 = rs_pv_block(k, r, pw, ww, mw, i + RS_PV);
+            rs_pvf v2 = rs_pv_block(k, r, pw, ww, mw, i + 2 * RS_PV);
+            rs_pvf v3 = rs_pv_block(k, r, pw, ww, mw, i + 3 * RS_PV);
+            rs_pv_store4(d + i, v0, v1, v2, v3);
+            if (check) *accv |= RS_PV_NF(v0) | RS_PV_NF(v1) | RS_PV_NF(v2) | RS_PV_NF(v3);
+        }
+    }
+#endif
+    for (; i < end; i += RS_PV) {
+        rs_pvf v = rs_pv_block(k, r, pw, ww, mw, i);
         rs_pv_store(o + i, d ? d + i : d, v);
-        if (check) *accv |= ((rs_pvu)v & 0x7f800000u) + 0x00800000u;
+        if (check) *accv |= RS_PV_NF(v);
     }
 }
 #endif
@@ -253,13 +354,19 @@ static inline __attribute__((always_inline)) void rs_wstep1_win(
 #if defined(RS_PV)
     rs_pvu accv = {0};
     if (check) {
-        rs_wstep1_blocks(2, 1, o, d, r, pw, ww, mw, 0, pw->end2, &accv);
+#if defined(RS_PV_TAPWISE)
+        rs_wstep1_blocks(1, 1, o, d, r, pw, ww, mw, 0, pw->end1, &accv);
+#endif
+        rs_wstep1_blocks(2, 1, o, d, r, pw, ww, mw, pw->end1, pw->end2, &accv);
         rs_wstep1_blocks(4, 1, o, d, r, pw, ww, mw, pw->end2, pw->end4, &accv);
         uint32_t lanes[RS_PV];
         memcpy(lanes, &accv, sizeof lanes);
         for (int j = 0; j < RS_PV; j++) *acc |= lanes[j];
     } else {
-        rs_wstep1_blocks(2, 0, o, d, r, pw, ww, mw, 0, pw->end2, &accv);
+#if defined(RS_PV_TAPWISE)
+        rs_wstep1_blocks(1, 0, o, d, r, pw, ww, mw, 0, pw->end1, &accv);
+#endif
+        rs_wstep1_blocks(2, 0, o, d, r, pw, ww, mw, pw->end1, pw->end2, &accv);
         rs_wstep1_blocks(4, 0, o, d, r, pw, ww, mw, pw->end2, pw->end4, &accv);
     }
 #else
@@ -272,18 +379,54 @@ static inline __attribute__((always_inline)) void rs_wstep1_win(
     (void)check;
 #endif
 }
+/* The outputs of a row from pw->end4 on, as f32 at o: the pixel form's
+   pixels (rs_pv_wins), the rest gathered, in that order of the row so that
+   a pixel's extra lane is overwritten. RS_NONFINITE's accumulator with
+   check, of the row's C lanes only (else 0). */
+static uint32_t rs_wstep1_rest(float* __restrict o, const float* __restrict r,
+                               const rs_pv_wins* pw, const int32_t* __restrict i0,
+                               const int32_t* __restrict i1, const float* __restrict ww,
+                               const float* __restrict mw, int64_t n, int check) {
+    int64_t i = pw->end4;
+    uint32_t acc = 0;
+#if defined(RS_PV_PIXELS)
+    if (pw->px1 > pw->px0) {
+        const int64_t C = pw->C, e0 = pw->px0 * C, e1 = pw->px1 * C;
+        acc = rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, e0 - i, check);
+        const __m128i keep = _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)C));
+        __m128i accv = _mm_setzero_si128();
+        for (int64_t e = e0; e < e1; e += C) {
+            __m128 v = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(r + i0[e]), _mm_broadcast_ss(ww + e)),
+                                  _mm_mul_ps(_mm_loadu_ps(r + i1[e]), _mm_broadcast_ss(mw + e)));
+            _mm_storeu_ps(o + e, v);
+            if (check)
+                accv = _mm_or_si128(accv, _mm_and_si128(keep, _mm_add_epi32(
+                        _mm_and_si128(_mm_castps_si128(v), _mm_set1_epi32(0x7f800000)),
+                        _mm_set1_epi32(0x00800000))));
+        }
+        if (check) {
+            uint32_t lanes[4];
+            memcpy(lanes, &accv, sizeof lanes);
+            acc |= lanes[0] | lanes[1] | lanes[2] | lanes[3];
+        }
+        i = e1;
+    }
+#endif
+    return acc | rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
+}
 static uint32_t rs_wstep1_32(float* __restrict o, const float* __restrict r,
                              const rs_pv_wins* pw, const int32_t* __restrict i0,
                              const int32_t* __restrict i1, const float* __restrict ww,
                              const float* __restrict mw, int64_t n, int check) {
     uint32_t acc;
-    int64_t i = pw->end4;
     rs_wstep1_win(o, NULL, r, pw, ww, mw, check, &acc);
-    return acc | rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
+    return acc | rs_wstep1_rest(o, r, pw, i0, i1, ww, mw, n, check);
 }
-/* rs_wstep1_32 into a u8 row d: the windowed blocks stored as u8 directly;
-   the rest, from the index returned, as f32 in o, for the caller to
-   encode. *acc: RS_NONFINITE's accumulator of every value. */
+/* rs_wstep1_32 into a u8 row d: the windowed blocks stored as u8 directly,
+   the rest computed as f32 in o, then (AVX2) stored as u8 by whole
+   vectors; the last, from the index returned, left in o for the caller to
+   encode.
+   *acc: RS_NONFINITE's accumulator of every value. */
 static int64_t rs_wstep1_u8(uint8_t* __restrict d, float* __restrict o,
                             const float* __restrict r, const rs_pv_wins* pw,
                             const int32_t* __restrict i0, const int32_t* __restrict i1,
@@ -291,7 +434,13 @@ static int64_t rs_wstep1_u8(uint8_t* __restrict d, float* __restrict o,
                             int64_t n, int check, uint32_t* acc) {
     int64_t i = pw->end4;
     rs_wstep1_win(o, d, r, pw, ww, mw, check, acc);
-    *acc |= rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, n - i, check);
+    *acc |= rs_wstep1_rest(o, r, pw, i0, i1, ww, mw, n, check);
+#if defined(RS_PV) && !defined(__AVX512F__)
+    for (; i + 4 * RS_PV <= n; i += 4 * RS_PV)
+        rs_pv_store4(d + i, RS_PV_LD(o + i), RS_PV_LD(o + i + RS_PV),
+                     RS_PV_LD(o + i + 2 * RS_PV), RS_PV_LD(o + i + 3 * RS_PV));
+    for (; i + RS_PV <= n; i += RS_PV) rs_pv_store(NULL, d + i, RS_PV_LD(o + i));
+#endif
     return i;
 }
 static void rs_wstep0_32(float* __restrict o, const float* __restrict r, int64_t nr,

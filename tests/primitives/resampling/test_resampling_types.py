@@ -180,6 +180,43 @@ def test_pixel_rows_w_step_windows_in_registers(c):
                 _same_codes(got, want, ddt)
 
 
+def test_pixel_rows_w_step_forms_by_level():
+    """Which form reads a row's W taps (rs_pv_wins), by ISA level: AVX2
+    gives each tap its own one-register window while the blocks fit
+    (enlargements, a slight reduction's first blocks) and 3 or 4 channels
+    the pixel form after them; AVX-512 neither (its shared windows); the
+    baseline none. The bytes of each are the reference's (the tests above
+    and below run these shapes)."""
+    from dnnl import _kernels
+    _kernels.load("dnnl.primitives.resampling.kernel")
+    level = _kernels.level
+
+    def forms(c, iw, ow):
+        return _plan(LINEAR, [1, c, 4, iw], (4, ow), "u8", "u8", "nhwc").w_forms
+
+    for c, iw, ow in ((3, 640, 1440), (4, 640, 1280), (2, 640, 1280), (3, 640, 320),
+                      (4, 640, 320), (2, 640, 320), (3, 70, 71), (4, 60, 55)):
+        n = ow * c
+        end1, end2, end4, px0, px1 = forms(c, iw, ow)
+        assert 0 <= end1 <= end2 <= end4 <= n
+        if level == "x86_64_v3":
+            if ow > iw:
+                assert end1 == n - n % 8           # every whole block tapwise
+            if c in (3, 4):
+                assert end2 == end4 == end1         # no shared windows
+                if end1 < n - n % 8:                # the rest: pixels, after end1
+                    assert px0 == -(-end1 // c) and px0 < px1 <= ow - 1
+            else:
+                assert px1 <= px0
+        else:
+            assert end1 == 0 and px1 <= px0
+            if level == "":
+                assert end4 == 0
+    if level == "x86_64_v3":
+        assert forms(3, 640, 320)[:1] == (0,)      # x2 reductions: pixels from pixel 0
+        assert forms(3, 640, 320)[3:] == (0, 319)
+
+
 @pytest.mark.parametrize("c", [1, 2, 3, 4])
 def test_pixel_rows_u8_stores_at_the_bounds(c):
     """u8 to u8 linear, stored from the registers: images of 255 (whose
