@@ -138,6 +138,8 @@ cdef extern from "pixel_rows.h":
                       int64_t C) noexcept nogil
     void rs_take_u8(uint8_t* o, const uint8_t* r, int64_t nr, const int32_t* i0, int64_t n,
                     int64_t C) noexcept nogil
+    void rs_half_u8(uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t n,
+                    int64_t C) noexcept nogil
 
 DEF AHEAD = 4096        # bytes: how far ahead of its reads a row kernel prefetches
 
@@ -426,10 +428,19 @@ cdef class FwdPlan(_Tables):
         """A linear pixel-rows plan's W blocks permuted from registers
         (rs_pv_plan), decided once here rather than for every row."""
         cdef Fwd* p = &self.p
-        cdef int64_t n = p.OW * p.C, n16 = (n + 15) & ~15, nb = n // 8 + 1
+        cdef int64_t n = p.OW * p.C, n16 = (n + 15) & ~15, nb = n // 8 + 1, j
         cdef cnp.npy_intp size = (2 * n16 + 2 * nb) * 4 + 64
+        p.half_u8 = False
         if p.pix != 1 or not p.linear:
             return
+        if (p.k == 2 and p.sdt == dnnl_u8 and p.ddt == dnnl_u8 and p.C <= 4
+                and p.pix_srow == 2 * n):
+            p.half_u8 = True
+            for j in range(p.OH):
+                p.half_u8 &= p.wl[1][j] == 0.5 and p.wr[1][j] == 0.5
+            for j in range(p.OW):
+                p.half_u8 &= (p.s0[2][j] == 2 * j * p.C and p.s1[2][j] == (2 * j + 1) * p.C
+                              and p.wl[2][j] == 0.5 and p.wr[2][j] == 0.5)
         block = cnp.PyArray_EMPTY(1, &size, cnp.NPY_UINT8, 0)
         self.keep.append(block)
         # (from a 64-byte line: the blocks' index loads split none)
@@ -494,7 +505,8 @@ cdef class FwdPlan(_Tables):
                         ("h2a", p.h2a), ("h2b", p.h2b), ("cdup2", p.cdup2),
                         ("stream", p.stream), ("srow_bytes", p.srow_bytes),
                         ("dpage_ahead", p.dpage_ahead), ("stage", p.stage), ("pix", p.pix),
-                        ("pix_srow", p.pix_srow), ("post_ops", p.po.n)):
+                        ("pix_srow", p.pix_srow), ("half_u8", p.half_u8),
+                        ("post_ops", p.po.n)):
             f[name] = v
         ext = (p.OD, p.OH, p.OW)
         f["sN"], f["dN"] = _copy64(p.sN, p.N), _copy64(p.dN, p.N)
@@ -529,6 +541,12 @@ cdef class FwdPlan(_Tables):
         """The typed pixel rows (_kernel/fwd_pix.pxi): 0 not used, 1 across
         pixels (few channels), 2 pixel by pixel."""
         return self.p.pix
+
+    @property
+    def halves_u8(self):
+        """Whether a u8 image is halved by integer sums (rs_half_u8): the
+        same bytes as the f32 steps, which are exact there."""
+        return self.p.half_u8
 
     @property
     def lazy_w(self):

@@ -217,6 +217,33 @@ def test_pixel_rows_w_step_forms_by_level():
         assert forms(3, 640, 320)[3:] == (0, 319)
 
 
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_u8_images_halved_by_integer_sums(c):
+    """Both axes halved exactly, u8 to u8: integer sums of 2 x 2 pixels,
+    rounded half to even (sums of 2 mod 4 go to the even quotient, 1020 to
+    255), the reference's bytes; rows of 1 to 41 output pixels (the vector
+    loop's lanes and its tail), any other ratio or type by the f32 steps."""
+    rng = np.random.default_rng(70 + c)
+    for oh, ow in ((1, 1), (2, 3), (3, 8), (5, 11), (4, 16), (3, 41), (2, 24)):
+        ins = (2 * oh, 2 * ow)
+        assert _plan(LINEAR, [1, c] + list(ins), (oh, ow), "u8", "u8", "nhwc").halves_u8
+        for x in (rng.integers(0, 256, (2, c) + ins, dtype=np.uint8),
+                  rng.integers(0, 2, (2, c) + ins, dtype=np.uint8) * 255,
+                  rng.integers(0, 4, (2, c) + ins, dtype=np.uint8),
+                  np.full((2, c) + ins, 255, np.uint8)):
+            got = _run(LINEAR, x, (oh, ow), "u8", "u8", "nhwc", "nhwc")
+            want = R.forward_codes(x, [oh, ow], LINEAR, DTS["u8"]).ravel()
+            _same_codes(got, want, "u8")
+    for ins, outs, sdt, ddt, alg in (((8, 10), (4, 6), "u8", "u8", LINEAR),
+                                     ((8, 11), (4, 5), "u8", "u8", LINEAR),
+                                     ((8, 10), (3, 5), "u8", "u8", LINEAR),
+                                     ((8, 10), (4, 5), "u8", "f32", LINEAR),
+                                     ((8, 10), (4, 5), "s8", "s8", LINEAR),
+                                     ((8, 10), (4, 5), "u8", "u8", NEAREST)):
+        plan = _plan(alg, [1, c] + list(ins), outs, sdt, ddt, "nhwc")
+        assert not plan.halves_u8
+
+
 @pytest.mark.parametrize("c", [1, 2, 3, 4])
 def test_pixel_rows_u8_stores_at_the_bounds(c):
     """u8 to u8 linear, stored from the registers: images of 255 (whose
