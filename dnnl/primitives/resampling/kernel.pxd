@@ -14,7 +14,9 @@ cdef extern from "pixel_rows.h":
         const int32_t* base_b
         const int32_t* a
         const int32_t* b
-        int64_t end1, end2, end4, px0, px1, C
+        int64_t end1, end2, end4, px0, px1, C, pair0, pair1
+        float pw0[8]
+        float pw1[8]
 
 
 cdef struct Fwd:

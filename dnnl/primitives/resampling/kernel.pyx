@@ -125,9 +125,9 @@ cdef extern from "resampling_kernels.h":
 cdef extern from "pixel_rows.h":
     void rs_lerp1_u8(float* o, const uint8_t* a, const uint8_t* b, float w, float m,
                      int64_t n) noexcept nogil
-    void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t nr, int64_t C,
-                    int32_t* base, int32_t* base_b, int32_t* a, int32_t* b,
-                    rs_pv_wins* pw) noexcept nogil
+    void rs_pv_plan(const int32_t* i0, const int32_t* i1, const float* ww, const float* mw,
+                    int64_t n, int64_t nr, int64_t C, int32_t* base, int32_t* base_b,
+                    int32_t* a, int32_t* b, rs_pv_wins* pw) noexcept nogil
     uint32_t rs_wstep1_32(float* o, const float* r, const rs_pv_wins* pw, const int32_t* i0,
                           const int32_t* i1, const float* ww, const float* mw, int64_t n,
                           bint check) noexcept nogil
@@ -445,18 +445,18 @@ cdef class FwdPlan(_Tables):
         self.keep.append(block)
         # (from a 64-byte line: the blocks' index loads split none)
         cdef int32_t* q = <int32_t*>((<size_t>cnp.PyArray_DATA(block) + 63) & ~<size_t>63)
-        rs_pv_plan(p.pe0, p.pe1, n, p.pix_srow, p.C, q + 2 * n16, q + 2 * n16 + nb, q,
-                   q + n16, &p.pw)
+        rs_pv_plan(p.pe0, p.pe1, p.pew, p.pem, n, p.pix_srow, p.C, q + 2 * n16,
+                   q + 2 * n16 + nb, q, q + n16, &p.pw)
 
     @property
     def w_forms(self):
         """How the pixel rows' W step reads its taps (rs_pv_wins), for the
-        tests: ``(end1, end2, end4, px0, px1)``, elements / pixels of a row;
-        None without the tables."""
+        tests: ``(end1, end2, end4, px0, px1, pair0, pair1)``, elements,
+        pixels and pairs of a row; None without the tables."""
         cdef const rs_pv_wins* w = &self.p.pw
         if self.p.pix != 1 or not self.p.linear:
             return None
-        return w.end1, w.end2, w.end4, w.px0, w.px1
+        return w.end1, w.end2, w.end4, w.px0, w.px1, w.pair0, w.pair1
 
     @staticmethod
     def of_pixels(bint linear, int64_t N, int64_t C, int64_t IH, int64_t IW, int64_t OH,

@@ -92,9 +92,11 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
    shared window of two registers costs four and two blends (1.6x the W
    step of enlargements); and 3 or 4 channels a pixel a 128-bit vector when
    the windows are too narrow (reductions: 1.65x the 4-register windows).
-   AVX-512's vpermt2ps reads a 32-float window in one instruction. */
+   AVX-512's vpermt2ps reads a 32-float window in one instruction. An exact
+   enlargement x2 with 3 or 4 channels needs no permute at all (pairs). */
 #define RS_PV_TAPWISE 1
 #define RS_PV_PIXELS 1
+#define RS_PV_PAIRS 1
 #endif
 /* How a row's W step reads its taps, decided once per plan (rs_pv_plan):
    every row of a plan reads the same tables. Blocks of RS_PV outputs, in
@@ -111,13 +113,21 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
      load would (px1 <= px0: none);
    - the rest gathered.
    a / b: per output of a windowed block, its taps' offsets from their
-   window's base. */
+   window's base. Or, in place of all of these (RS_PV_PAIRS, C of 3 or 4,
+   end4 = 0), an exact enlargement x2: output pixels 2k and 2k + 1 (a pair,
+   2 C elements) read source pixels k - 1, k and k, k + 1, so for every pair
+   but the first and the last, whose edge taps differ, the taps are the runs
+   of 2 C floats from C (k - 1) and C k, and the weights the same, pw0 / pw1
+   by lane: pairs
+   [pair0, pair1), up to the first whose loads (of 8 floats) would pass the
+   row's end (pair1 <= pair0: none), the rest gathered. */
 typedef struct {
     const int32_t* base;
     const int32_t* base_b;
     const int32_t* a;
     const int32_t* b;
-    int64_t end1, end2, end4, px0, px1, C;
+    int64_t end1, end2, end4, px0, px1, C, pair0, pair1;
+    float pw0[8], pw1[8];
 } rs_pv_wins;
 #if defined(RS_PV)
 /* Whether t[i .. i + RS_PV) all lie in [bs, bs + W) (a negative offset is
@@ -139,16 +149,51 @@ static inline int64_t rs_pv_low(const int32_t* t, int64_t i, int64_t nr, int64_t
    into a row of nr floats, C channels) into *pw: base and base_b hold
    n / 8 + 1 entries, a and b n each. A shared window starts at its first
    element's pixel, held back from the row's end. */
-static void rs_pv_plan(const int32_t* i0, const int32_t* i1, int64_t n, int64_t nr, int64_t C,
-                       int32_t* base, int32_t* base_b, int32_t* a, int32_t* b,
-                       rs_pv_wins* pw) {
+#if defined(RS_PV_PAIRS)
+/* Whether every pair but the first and the last of a row of n outputs
+   is as rs_pv_wins' pairs say (the weights: the second pair's). */
+static int rs_pv_pairs(const int32_t* i0, const int32_t* i1, const float* ww,
+                       const float* mw, int64_t n, int64_t nr, int64_t C, rs_pv_wins* pw) {
+    const int64_t P = n / (2 * C);
+    if ((C != 3 && C != 4) || P < 3) return 0;
+    for (int64_t j = 0; j < 8; j++) {
+        pw->pw0[j] = j < 2 * C ? ww[2 * C + j] : 0.0f;
+        pw->pw1[j] = j < 2 * C ? mw[2 * C + j] : 0.0f;
+    }
+    for (int64_t k = 1; k < P - 1; k++) {
+        const int64_t e = 2 * C * k;
+        for (int64_t j = 0; j < 2 * C; j++)
+            if (i0[e + j] != C * (k - 1) + j || i1[e + j] != C * k + j
+                || ww[e + j] != pw->pw0[j] || mw[e + j] != pw->pw1[j])
+                return 0;
+    }
+    /* up to the first pair whose loads of 8 floats would pass the row's end */
+    int64_t k = 1;
+    while (k < P - 1 && i1[2 * C * k] + 8 <= nr) k++;
+    pw->pair0 = 1;
+    pw->pair1 = k;
+    return k > 1;
+}
+#endif
+static void rs_pv_plan(const int32_t* i0, const int32_t* i1, const float* ww, const float* mw,
+                       int64_t n, int64_t nr, int64_t C, int32_t* base, int32_t* base_b,
+                       int32_t* a, int32_t* b, rs_pv_wins* pw) {
     int64_t i = 0;
     pw->base = base;
     pw->base_b = base_b;
     pw->a = a;
     pw->b = b;
     pw->C = C;
-    pw->px0 = pw->px1 = 0;
+    pw->px0 = pw->px1 = pw->pair0 = pw->pair1 = 0;
+#if defined(RS_PV_PAIRS)
+    if (rs_pv_pairs(i0, i1, ww, mw, n, nr, C, pw)) {
+        pw->end1 = pw->end2 = pw->end4 = 0;
+        return;
+    }
+#else
+    (void)ww;
+    (void)mw;
+#endif
 #if defined(RS_PV)
     int64_t c = 0, step = RS_PV % C;
 #if defined(RS_PV_TAPWISE)
@@ -379,16 +424,39 @@ static inline __attribute__((always_inline)) void rs_wstep1_win(
     (void)check;
 #endif
 }
-/* The outputs of a row from pw->end4 on, as f32 at o: the pixel form's
-   pixels (rs_pv_wins), the rest gathered, in that order of the row so that
-   a pixel's extra lane is overwritten. RS_NONFINITE's accumulator with
-   check, of the row's C lanes only (else 0). */
+/* The outputs of a row from pw->end4 on, as f32 at o: the pairs' or the
+   pixel form's (rs_pv_wins), the rest gathered, in the row's order so that
+   a pair's or a pixel's extra lanes are overwritten. RS_NONFINITE's
+   accumulator with check, of the row's lanes only (else 0). */
 static uint32_t rs_wstep1_rest(float* __restrict o, const float* __restrict r,
                                const rs_pv_wins* pw, const int32_t* __restrict i0,
                                const int32_t* __restrict i1, const float* __restrict ww,
                                const float* __restrict mw, int64_t n, int check) {
     int64_t i = pw->end4;
     uint32_t acc = 0;
+#if defined(RS_PV_PAIRS)
+    if (pw->pair1 > pw->pair0) {
+        const int64_t C = pw->C, e0 = 2 * C * pw->pair0, e1 = 2 * C * pw->pair1;
+        acc = rs_gather1_32(o + i, r, i0 + i, i1 + i, ww + i, mw + i, e0 - i, check);
+        const __m256 w0 = _mm256_loadu_ps(pw->pw0), w1 = _mm256_loadu_ps(pw->pw1);
+        const rs_pvu keep = (rs_pvu)_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(2 * C)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        rs_pvu accv = {0};
+        /* (the taps' offsets computed, not read from i0 / i1: twice as fast) */
+        for (int64_t k = pw->pair0; k < pw->pair1; k++) {
+            __m256 v = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(r + C * (k - 1)), w0),
+                                     _mm256_mul_ps(_mm256_loadu_ps(r + C * k), w1));
+            _mm256_storeu_ps(o + 2 * C * k, v);
+            if (check) accv |= RS_PV_NF(v) & keep;
+        }
+        if (check) {
+            uint32_t lanes[8];
+            memcpy(lanes, &accv, sizeof lanes);
+            for (int j = 0; j < 8; j++) acc |= lanes[j];
+        }
+        i = e1;
+    }
+#endif
 #if defined(RS_PV_PIXELS)
     if (pw->px1 > pw->px0) {
         const int64_t C = pw->C, e0 = pw->px0 * C, e1 = pw->px1 * C;

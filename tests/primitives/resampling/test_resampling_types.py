@@ -164,7 +164,7 @@ def test_pixel_rows_w_step_windows_in_registers(c):
     u8 (stored from the registers: saturated, NaN to 0), with the
     reference's bytes at every ISA level."""
     rng = np.random.default_rng(40 + c)
-    for iw, ow in ((70, 71), (50, 101), (33, 300), (5, 45), (60, 55), (64, 32), (11, 16),
+    for iw, ow in ((70, 71), (50, 101), (33, 300), (5, 45), (60, 55), (64, 32), (11, 16), (20, 40),
                    (9, 7)):
         for sdt, ddt, special in (("f32", "f32", False), ("f32", "f32", True),
                                   ("u8", "u8", False), ("f16", "u8", False),
@@ -184,9 +184,10 @@ def test_pixel_rows_w_step_forms_by_level():
     """Which form reads a row's W taps (rs_pv_wins), by ISA level: AVX2
     gives each tap its own one-register window while the blocks fit
     (enlargements, a slight reduction's first blocks) and 3 or 4 channels
-    the pixel form after them; AVX-512 neither (its shared windows); the
-    baseline none. The bytes of each are the reference's (the tests above
-    and below run these shapes)."""
+    the pixel form after them, or for an exact x2 the pairs (every pair but
+    the edges'); AVX-512 none of these (its shared windows); the baseline
+    none. The bytes of each are the reference's (the tests above and below
+    run these shapes)."""
     from dnnl import _kernels
     _kernels.load("dnnl.primitives.resampling.kernel")
     level = _kernels.level
@@ -195,12 +196,19 @@ def test_pixel_rows_w_step_forms_by_level():
         return _plan(LINEAR, [1, c, 4, iw], (4, ow), "u8", "u8", "nhwc").w_forms
 
     for c, iw, ow in ((3, 640, 1440), (4, 640, 1280), (2, 640, 1280), (3, 640, 320),
-                      (4, 640, 320), (2, 640, 320), (3, 70, 71), (4, 60, 55)):
+                      (4, 640, 320), (2, 640, 320), (3, 70, 71), (4, 60, 55), (3, 33, 66),
+                      (4, 3, 6), (3, 2, 4)):
         n = ow * c
-        end1, end2, end4, px0, px1 = forms(c, iw, ow)
+        end1, end2, end4, px0, px1, pair0, pair1 = forms(c, iw, ow)
         assert 0 <= end1 <= end2 <= end4 <= n
+        if level == "x86_64_v3" and c in (3, 4) and ow == 2 * iw and ow >= 6:
+            # (with 3 channels the last pairs' 8-float loads would pass the row)
+            assert (end4, pair0) == (0, 1) and ow // 2 - 3 <= pair1 <= ow // 2 - 1
+            assert pair1 == ow // 2 - 1 or (c == 3 and 3 * pair1 + 8 > 3 * iw)
+            continue
+        assert pair1 <= pair0
         if level == "x86_64_v3":
-            if ow > iw:
+            if ow > iw and iw * c >= 8:             # (a shorter row has no window)
                 assert end1 == n - n % 8           # every whole block tapwise
             if c in (3, 4):
                 assert end2 == end4 == end1         # no shared windows
@@ -214,7 +222,7 @@ def test_pixel_rows_w_step_forms_by_level():
                 assert end4 == 0
     if level == "x86_64_v3":
         assert forms(3, 640, 320)[:1] == (0,)      # x2 reductions: pixels from pixel 0
-        assert forms(3, 640, 320)[3:] == (0, 319)
+        assert forms(3, 640, 320)[3:5] == (0, 319)
 
 
 @pytest.mark.parametrize("c", [2, 3, 4])
@@ -251,6 +259,7 @@ def test_pixel_rows_u8_stores_at_the_bounds(c):
     and 0/255 checkerboards, enlarged, reduced and shifted, give the
     reference's bytes, 255 staying 255."""
     for ih, iw, oh, ow in ((7, 70, 13, 71), (9, 33, 5, 300), (16, 64, 7, 32), (5, 9, 11, 7),
+                           (7, 12, 14, 24),
                            (3, 50, 3, 101), (40, 90, 17, 37)):
         full = np.full((1, c, ih, iw), 255, np.uint8)
         board = ((np.indices((ih, iw)).sum(0) % 2) * 255).astype(np.uint8)
