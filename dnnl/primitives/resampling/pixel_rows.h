@@ -107,10 +107,10 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
    - [end1, end2): both taps from one window of 2 registers at base;
    - [end2, end4): from one of 4 registers (rs_perm4);
    - pixels [px0, px1) (RS_PV_PIXELS, C of 3 or 4, in place of the shared
-     windows, end1 = end2 = end4): a pixel a 128-bit vector, its C channels and, with 3, one of
-     the next pixel's, which that pixel's store overwrites; never the row's
-     last pixel (whose store would pass the row's end), nor a pixel whose
-     load would (px1 <= px0: none);
+     windows: end1 = end2 = end4): a pixel a 128-bit vector, its C channels
+     and, with 3, one of the next pixel's, which that pixel's store
+     overwrites; never the row's last pixel (whose store would pass the
+     row's end), nor a pixel whose load would (px1 <= px0: none);
    - the rest gathered.
    a / b: per output of a windowed block, its taps' offsets from their
    window's base. Or, in place of all of these (RS_PV_PAIRS, C of 3 or 4,
@@ -118,9 +118,8 @@ static inline int64_t rs_pv_next(int64_t c, int64_t step, int64_t C) {
    2 C elements) read source pixels k - 1, k and k, k + 1, so for every pair
    but the first and the last, whose edge taps differ, the taps are the runs
    of 2 C floats from C (k - 1) and C k, and the weights the same, pw0 / pw1
-   by lane: pairs
-   [pair0, pair1), up to the first whose loads (of 8 floats) would pass the
-   row's end (pair1 <= pair0: none), the rest gathered. */
+   by lane: pairs [pair0, pair1), up to the first whose loads (of 8 floats)
+   would pass the row's end (pair1 <= pair0: none), the rest gathered. */
 typedef struct {
     const int32_t* base;
     const int32_t* base_b;
@@ -145,10 +144,6 @@ static inline int64_t rs_pv_low(const int32_t* t, int64_t i, int64_t nr, int64_t
     return lo < 0 ? 0 : lo;
 }
 #endif
-/* rs_pv_wins of a row of n outputs whose taps are i0 / i1 (element offsets
-   into a row of nr floats, C channels) into *pw: base and base_b hold
-   n / 8 + 1 entries, a and b n each. A shared window starts at its first
-   element's pixel, held back from the row's end. */
 #if defined(RS_PV_PAIRS)
 /* Whether every pair but the first and the last of a row of n outputs
    is as rs_pv_wins' pairs say (the weights: the second pair's). */
@@ -175,6 +170,10 @@ static int rs_pv_pairs(const int32_t* i0, const int32_t* i1, const float* ww,
     return k > 1;
 }
 #endif
+/* rs_pv_wins of a row of n outputs whose taps are i0 / i1 and weights ww /
+   mw (element offsets into a row of nr floats, C channels) into *pw: base
+   and base_b hold n / 8 + 1 entries, a and b n each. A shared window starts
+   at its first element's pixel, held back from the row's end. */
 static void rs_pv_plan(const int32_t* i0, const int32_t* i1, const float* ww, const float* mw,
                        int64_t n, int64_t nr, int64_t C, int32_t* base, int32_t* base_b,
                        int32_t* a, int32_t* b, rs_pv_wins* pw) {
