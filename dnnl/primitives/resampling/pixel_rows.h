@@ -5,6 +5,7 @@
 #ifndef DNNL_PY_RESAMPLING_PIXEL_ROWS_H
 #define DNNL_PY_RESAMPLING_PIXEL_ROWS_H
 #include "resampling_kernels.h"     /* RS_NONFINITE, the vector headers */
+#include "avx2_permutes.h"         /* dnnl/_kernels */
 /* Pixel rows of few channels (typed pixel rows, _kernel/fwd_pix.pxi): one
    output element per table entry, so the loops vectorise across pixels
    (gathers) rather than across the few channels of a pixel. i0 / i1 are
@@ -213,7 +214,7 @@ static void rs_pv_plan(const int32_t* i0, const int32_t* i1, const float* ww, co
 #if defined(RS_PV_PIXELS)
     pixels = C == 3 || C == 4;
 #endif
-    for (int64_t k = 2; k <= (pixels ? 0 : 4); k += 2) {
+    for (int64_t k = 2; !pixels && k <= 4; k += 2) {
         const int64_t W = k * RS_PV;
         for (; nr >= W && i + RS_PV <= n; i += RS_PV) {
             int64_t bs = rs_pv_base(i0, i, c, nr, W);
@@ -274,10 +275,7 @@ typedef __m256 rs_pvf;
 #define RS_PV_WITHIN(a, b, w) _mm256_testz_si256(_mm256_or_si256((a), (b)), \
                                                  _mm256_set1_epi32(~((w) - 1)))
 #define RS_PV_LD(p) _mm256_loadu_ps(p)
-/* element a & 7 of lo, or of hi where bit 3 of a is set */
-#define RS_PV_PERM(lo, hi, a) _mm256_blendv_ps(                                \
-        _mm256_permutevar8x32_ps((lo), (a)), _mm256_permutevar8x32_ps((hi), (a)), \
-        _mm256_castsi256_ps(_mm256_slli_epi32((a), 28)))
+#define RS_PV_PERM dnnl_py_perm16
 #define RS_PV_MUL _mm256_mul_ps
 #define RS_PV_ADD _mm256_add_ps
 #define RS_PV_ST _mm256_storeu_ps
@@ -330,8 +328,7 @@ static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi
     __m512 x = _mm512_permutex2var_ps(t0, a, t1), y = _mm512_permutex2var_ps(t2, a, t3);
     return _mm512_mask_blend_ps(_mm512_test_epi32_mask(a, _mm512_set1_epi32(32)), x, y);
 #else
-    return _mm256_blendv_ps(RS_PV_PERM(t0, t1, a), RS_PV_PERM(t2, t3, a),
-                            _mm256_castsi256_ps(_mm256_slli_epi32(a, 27)));
+    return dnnl_py_perm32(t0, t1, t2, t3, a);
 #endif
 }
 /* The blocks of a row from element i to end, each from its windows (k = 1:

@@ -8,6 +8,7 @@
 #define DNNL_PY_RESIZE_ROWS_H
 #include <stdint.h>
 #include <string.h>
+#include "avx2_permutes.h"         /* dnnl/_kernels */
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -33,15 +34,6 @@
    (AxisTable.elements), which keeps each window inside the row. */
 #define RZ_BLOCK 16
 #if defined(__AVX2__) && !defined(__AVX512F__)
-/* Element a (0-15) of the 16 floats lo, hi; of the 32 t0..t3 (0-31). */
-static inline __m256 rz_perm2(__m256 lo, __m256 hi, __m256i a) {
-    return _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, a), _mm256_permutevar8x32_ps(hi, a),
-                            _mm256_castsi256_ps(_mm256_slli_epi32(a, 28)));
-}
-static inline __m256 rz_perm4(__m256 t0, __m256 t1, __m256 t2, __m256 t3, __m256i a) {
-    return _mm256_blendv_ps(rz_perm2(t0, t1, a), rz_perm2(t2, t3, a),
-                            _mm256_castsi256_ps(_mm256_slli_epi32(a, 27)));
-}
 /* The sum of the k taps of 8 elements (idx, w: theirs; n: the weights'
    row), gathered. */
 static inline __m256 rz_gather8(const float* r, const int32_t* idx, const float* w, int64_t n,
@@ -115,7 +107,7 @@ static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
 #elif defined(__AVX2__)
     /* each half of a block from the block's window (a half's own with 3):
        16 floats in two registers, 32 in four, each tap's elements permuted
-       out of them (rz_perm2 / rz_perm4); an 8-wide gather costs a Zen 3
+       out of them (avx2_permutes.h); an 8-wide gather costs a Zen 3
        about 12 cycles, four times the permutes of one tap */
     const __m256i vstep = _mm256_set1_epi32((int32_t)step);
     for (; j + RZ_BLOCK <= n; j += RZ_BLOCK) {
@@ -130,20 +122,20 @@ static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
                 acc = rz_gather8(r, idx + h, w + h, n, k, step);
             } else if (wb[1] == 1) {
                 const __m256 a0 = _mm256_loadu_ps(q), a1 = _mm256_loadu_ps(q + 8);
-                acc = _mm256_mul_ps(_mm256_loadu_ps(w + h), rz_perm2(a0, a1, ix));
+                acc = _mm256_mul_ps(_mm256_loadu_ps(w + h), dnnl_py_perm16(a0, a1, ix));
                 for (int64_t t = 1; t < k; t++) {
                     ix = _mm256_add_epi32(ix, vstep);
                     acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + h),
-                                                           rz_perm2(a0, a1, ix)));
+                                                           dnnl_py_perm16(a0, a1, ix)));
                 }
             } else {
                 const __m256 a0 = _mm256_loadu_ps(q), a1 = _mm256_loadu_ps(q + 8);
                 const __m256 a2 = _mm256_loadu_ps(q + 16), a3 = _mm256_loadu_ps(q + 24);
-                acc = _mm256_mul_ps(_mm256_loadu_ps(w + h), rz_perm4(a0, a1, a2, a3, ix));
+                acc = _mm256_mul_ps(_mm256_loadu_ps(w + h), dnnl_py_perm32(a0, a1, a2, a3, ix));
                 for (int64_t t = 1; t < k; t++) {
                     ix = _mm256_add_epi32(ix, vstep);
                     acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + h),
-                                                           rz_perm4(a0, a1, a2, a3, ix)));
+                                                           dnnl_py_perm32(a0, a1, a2, a3, ix)));
                 }
             }
             if (bias) acc = _mm256_add_ps(acc, _mm256_loadu_ps(bias + h));
