@@ -34,18 +34,18 @@ from dnnl.arrays import out_arg as _out_arg
 from dnnl._core import dtypes as _dtypes
 from dnnl._model.desc import desc
 from dnnl._model.engine import stream
-from dnnl._core.enums import C, data_type, prop_kind
+from dnnl._core.enums import C, data_type
 from dnnl._core.error import error, invalid, unimpl
 from dnnl._model.inputs import array_of, layout_of_result, memory_order
 from dnnl._model.interop import _ENGINE, array_desc, default_engine, plain_tag
 from dnnl._model.interop import as_numpy as _as_numpy
 from dnnl._model.memory import memory
-from dnnl import verbose as _verbose
 from dnnl._core.settings import settings
-from dnnl.arrays.prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, array_call,
-                            front, new_array, run_prepared, tensor_call)
+from dnnl.arrays.prepared import (PreparedReorder, PreparedResampling, Widened, Zeros, another_shape,
+                            array_call, front, new_array, run_prepared, tensor_call)
 from dnnl.arrays.quant_args import quant_attr, quant_memory, values_of
 from dnnl.arrays import resize_modes as _resize_modes
+from dnnl.arrays.pixel_calls import forward_primitive, pixel_call
 from dnnl.arrays.sizes import (check_empty, factor_sizes as _factor_sizes, factors as _factors,
                                sizes as _sizes, value_key)
 from dnnl.primitives.reorder.primitive import reorder
@@ -489,7 +489,7 @@ def _resampling_call(what, x, mode, layout, make, options, out):
         return out
     parts = (what, mode, type(mode), layout, type(layout))
     if type(x) is np.ndarray:
-        call = array_call(x, parts, options)
+        call = array_call(x, parts, options) or another_shape(x, parts)
         if call is not None:
             return call.run(x)
     else:
@@ -499,16 +499,6 @@ def _resampling_call(what, x, mode, layout, make, options, out):
         if isinstance(x, memory):
             x = as_numpy(x)         # its logical values (dask: the callers')
     return run_prepared(x, parts, True, make(None), ())
-
-
-def _logical(a, lay):
-    """The N, C, spatial... view of an array in layout ``lay`` (a single
-    image: its batch of one; channels last: moved; no copy)."""
-    b = _layouts.batch(a, lay)
-    if not lay.last:
-        return b
-    n = b.ndim      # the channels moved to axis 1 (np.moveaxis costs a new image size 4 us)
-    return b.transpose((0, n - 1) + tuple(range(1, n - 1)))
 
 
 def _result_type(dtype, a, what):
@@ -536,7 +526,7 @@ def _output(a, lay, spatial, dtype, o, what):
         o = new_array(alloc, npdt, axes)
     else:
         _out_arg.check_layout(o, shape, npdt, dtype is not None)
-    return o, from_array(_logical(o, lay))
+    return o, from_array(_layouts.logical(o, lay))
 
 
 def resample(x, size=None, *, factors=None, mode="linear", layout="nchw", dtype=None,
@@ -665,7 +655,7 @@ def _forward(size, factors, mode, layout, dtype):
     def make(o):
         def prepare(a):
             alg, lay = _resampling_setup(a, mode, layout)
-            view = _logical(a, lay)
+            view = _layouts.logical(a, lay)
             ins = [int(n) for n in view.shape[2:]]
             hint = lambda count: _layouts.size_hint(a.ndim, lay, count)   # noqa: E731
             if (size is None) == (factors is None):
@@ -675,53 +665,16 @@ def _forward(size, factors, mode, layout, dtype):
             else:
                 spatial = _factor_sizes(ins, _factors(factors, len(ins), hint))
             check_empty(ins, spatial, False)
-            call = _pixel_call(a, view, lay, alg, spatial, dtype) if o is None else None
+            call = pixel_call(a, view, lay, alg, spatial, _result_type(dtype, a, "resample"),
+                              size is not None) if o is None else None
             if call is not None:
                 return call
             src = from_array(view)
             result, dst = _output(a, lay, spatial, dtype, o, "resample")
-            return PreparedResampling(_forward_primitive(alg, src, dst), _ARG_SRC, _ARG_DST,
+            return PreparedResampling(forward_primitive(alg, src, dst), _ARG_SRC, _ARG_DST,
                                       src, dst, result, a.itemsize)
         return prepare
     return make
-
-
-def _forward_primitive(alg, src, dst):
-    """oneDNN's forward resampling of the memories ``src`` to ``dst``."""
-    from dnnl.primitives.resampling.primitive import resampling_forward
-    pd = resampling_forward.primitive_desc(_ENGINE, prop_kind.forward_inference, alg,
-                                           src.md, dst.md)
-    return resampling_forward(pd)
-
-
-def _pixel_call(a, view, lay, alg, spatial, dtype):
-    """The call resizing ``a`` (its N, C, spatial... ``view``) to ``spatial``
-    when both it and the result are dense channels-last and the typed pixel
-    rows take them, as images are: its plan is built in C
-    (``resampling.plan.pixel_plan``: the descriptors and the primitive cost a
-    new image size several times its resize) and its primitive made only
-    if verbose asks for it. None for every other call."""
-    if _verbose.create_on or _verbose.exec_on or not _layouts.dense_last(view):
-        return None
-    from dnnl.primitives.resampling.plan import pixel_plan
-    native = _dtypes.native_data_type
-    sdt = native(view.dtype)
-    ddt = sdt if dtype is None else native(_result_type(dtype, a, "resample"))
-    if sdt is None or ddt is None:
-        return None
-    plan = pixel_plan(alg, view.shape[0], view.shape[1], view.shape[2:], spatial, sdt, ddt,
-                      parallel_min=settings.resampling_parallel_min)
-    if plan is None:
-        return None
-    alloc, axes = layout_of_result(_layouts.result_shape(a, lay, spatial), memory_order(a))
-    result = new_array(alloc, _numpy_type(ddt), axes)
-    if not _layouts.dense_last(_logical(result, lay)):
-        return None
-
-    def define(x, out):
-        src, dst = from_array(_logical(x, lay)), from_array(_logical(out, lay))
-        return _forward_primitive(alg, src, dst), src, dst
-    return PreparedResampling.of_plan(plan, define, _ARG_SRC, _ARG_DST, result, a.itemsize)
 
 
 def resample_backward(diff_dst, size, *, mode="linear", layout="nchw", dtype=None,
@@ -779,7 +732,7 @@ def _backward(size, mode, layout, dtype):
     def make(o):
         def prepare(a):
             alg, lay = _resampling_setup(a, mode, layout)
-            dd = from_array(_logical(a, lay))
+            dd = from_array(_layouts.logical(a, lay))
             spatial = _sizes(size, dd.md.ndims - 2,
                              lambda count: _layouts.size_hint(a.ndim, lay, count))
             result, ds = _output(a, lay, spatial, dtype, o, "resample_backward")

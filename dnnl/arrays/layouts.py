@@ -67,6 +67,16 @@ def batch(a, lay):
     return a[(None,) * lay.added] if lay.added else a
 
 
+def logical(a, lay):
+    """The N, C, spatial... view of the array ``a`` in layout ``lay`` (a
+    single image: its batch of one; channels last: moved; no copy)."""
+    b = batch(a, lay)
+    if not lay.last:
+        return b
+    n = b.ndim      # the channels moved to axis 1 (np.moveaxis costs a new image size 4 us)
+    return b.transpose((0, n - 1) + tuple(range(1, n - 1)))
+
+
 def spatial_axes(ndim, lay):
     """The axes of an array of ``ndim`` dims in layout ``lay`` that are
     spatial (the others, batch and channels, are not mixed)."""

@@ -42,6 +42,9 @@ from_array = memory.from_array
 
 calls = {}      # call key -> prepared call (immutable, shared by threads)
 LIMIT = 512     # then forget them all: the next calls prepare again
+# (ndim, dtype, settings key, options) -> a call that makes the call of the
+# same options for an array of another shape (:func:`another_shape`)
+by_options = {}
 # where the array functions look first: a numpy array's call by the exact
 # objects of its definition, found in C (dnnl.arrays.front)
 front = Front()
@@ -72,6 +75,25 @@ def array_call(x, parts, options):
         return None
     if call is not None:
         front.store(x, options, key, call)
+    return call
+
+
+def another_shape(x, parts):
+    """The call of the numpy array ``x`` for the options ``parts``, made by
+    the call prepared for the same options and an array of another shape
+    (the next image of a loader, each a new size), or None (no such call,
+    or one that cannot take ``x``: :func:`run_prepared` then prepares it).
+    A call made is remembered in :data:`calls`; it is one C plan and a few
+    lines, where preparing it from its definition costs a new image size
+    as much as its resize (docs/internals/performance.md)."""
+    key = settings.key
+    try:
+        known = by_options.get((x.ndim, x.dtype, key, parts))
+    except TypeError:
+        return None
+    call = None if known is None else known.remake(x)
+    if call is not None:
+        remember(calls, (x.shape, x.strides, x.dtype, key, parts), call, LIMIT)
     return call
 
 
@@ -330,6 +352,9 @@ def run_prepared(x, parts, wide, make, args):
                 call = make(dense_copy(x, copy))
             return call if copy is None else CopyFirst(call, copy)
         call = prepared_call(key, prepare)
+        if type(call) is PreparedResampling and call.remake is not None:
+            # (a call of the array itself: a copied input is CopyFirst's)
+            remember(by_options, (x.ndim, x.dtype, settings_key, parts), call, LIMIT)
     if tensor is not None and tkey is not None and type(call) in DIRECT:
         remember(calls, tkey, call, LIMIT)      # the tensor's next calls
     return call.run(x, *args)
@@ -343,7 +368,7 @@ class PreparedResampling:
 
     __slots__ = ("prim", "define", "plan", "stream", "in_arg", "in_md", "in_nbytes",
                  "in_item", "out_arg", "out_md", "out_nbytes", "out_shape", "out_axes",
-                 "out_dtype")
+                 "out_dtype", "remake")
 
     def __init__(self, prim, in_arg, out_arg, src, dst, out, in_item):
         """``src`` / ``dst``: memories of the call's definition (``in_arg`` /
@@ -353,16 +378,20 @@ class PreparedResampling:
         self._result(in_arg, out_arg, out, in_item)
         self.stream = stream(_ENGINE)
         self._defined(prim, src, dst)
-        self.plan, self.define = prim.ready_plan(), None
+        self.plan, self.define, self.remake = prim.ready_plan(), None, None
 
     @classmethod
-    def of_plan(cls, plan, define, in_arg, out_arg, out, in_item):
-        """The call that runs ``plan``; ``define(a, out)``, for an input and
-        a result of the call, returns ``(primitive, src, dst)`` as
-        ``__init__`` takes them, the first time a run needs them."""
+    def of_plan(cls, plan, define, in_arg, out_arg, result, in_item, remake=None):
+        """The call that runs ``plan`` into results ``new_array(*result)``
+        (allocation shape, axes, dtype); ``define(a, out)``, for an input
+        and a result of the call, returns ``(primitive, src, dst)`` as
+        ``__init__`` takes them, the first time a run needs them.
+        ``remake(x)``: this call's options for an array of another shape
+        (:func:`another_shape`), or None."""
         call = cls.__new__(cls)
-        call._result(in_arg, out_arg, out, in_item)
-        call.prim, call.plan, call.define = None, plan, define
+        call.in_arg, call.out_arg, call.in_item = in_arg, out_arg, in_item
+        call.out_shape, call.out_axes, call.out_dtype = result
+        call.prim, call.plan, call.define, call.remake = None, plan, define, remake
         call.stream = None          # made with the primitive (a new image size's 4 us)
         return call
 
