@@ -337,16 +337,20 @@ static inline rs_pvf rs_perm4(rs_pvf t0, rs_pvf t1, rs_pvf t2, rs_pvf t3, rs_pvi
    store). check (a constant too): accumulate RS_NONFINITE's lanes in *accv. */
 #define RS_PV_NF(v) (((rs_pvu)(v) & 0x7f800000u) + 0x00800000u)
 static inline __attribute__((always_inline)) rs_pvf rs_pv_block(
-        int k, const float* __restrict r, const rs_pv_wins* pw, const float* __restrict ww,
-        const float* __restrict mw, int64_t i) {
-    const float* t = r + pw->base[i / RS_PV];
-    rs_pvi a = RS_PV_LDI(pw->a + i), b = RS_PV_LDI(pw->b + i);
+        int k, const float* __restrict r, const int32_t* __restrict base,
+        const int32_t* __restrict base_b, const int32_t* __restrict ta,
+        const int32_t* __restrict tb, const float* __restrict ww, const float* __restrict mw,
+        int64_t i) {
+    const float* t = r + base[i / RS_PV];
+    rs_pvi a = RS_PV_LDI(ta + i), b = RS_PV_LDI(tb + i);
     rs_pvf x0, x1;
 #if defined(RS_PV_TAPWISE)
     if (k == 1) {
         x0 = _mm256_permutevar8x32_ps(RS_PV_LD(t), a);
-        x1 = _mm256_permutevar8x32_ps(RS_PV_LD(r + pw->base_b[i / RS_PV]), b);
+        x1 = _mm256_permutevar8x32_ps(RS_PV_LD(r + base_b[i / RS_PV]), b);
     } else
+#else
+    (void)base_b;
 #endif
     {
         rs_pvf t0 = RS_PV_LD(t), t1 = RS_PV_LD(t + RS_PV);
@@ -361,27 +365,35 @@ static inline __attribute__((always_inline)) rs_pvf rs_pv_block(
     }
     return RS_PV_ADD(RS_PV_MUL(x0, RS_PV_LD(ww + i)), RS_PV_MUL(x1, RS_PV_LD(mw + i)));
 }
+/* (the windows' tables in locals: read through pw, each was reloaded after
+   every store, which may alias the struct) */
 static inline __attribute__((always_inline)) void rs_wstep1_blocks(
         int k, int check, float* __restrict o, uint8_t* __restrict d, const float* __restrict r,
         const rs_pv_wins* pw, const float* __restrict ww, const float* __restrict mw,
         int64_t i, int64_t end, rs_pvu* accv) {
+    const int32_t* __restrict base = pw->base;
+    const int32_t* __restrict base_b = pw->base_b;
+    const int32_t* __restrict ta = pw->a;
+    const int32_t* __restrict tb = pw->b;
+    rs_pvu acc = *accv;
 #if !defined(__AVX512F__)
     if (d) {
         for (; i + 4 * RS_PV <= end; i += 4 * RS_PV) {
-            rs_pvf v0 = rs_pv_block(k, r, pw, ww, mw, i);
-            rs_pvf v1 = rs_pv_block(k, r, pw, ww, mw, i + RS_PV);
-            rs_pvf v2 = rs_pv_block(k, r, pw, ww, mw, i + 2 * RS_PV);
-            rs_pvf v3 = rs_pv_block(k, r, pw, ww, mw, i + 3 * RS_PV);
+            rs_pvf v0 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i);
+            rs_pvf v1 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i + RS_PV);
+            rs_pvf v2 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i + 2 * RS_PV);
+            rs_pvf v3 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i + 3 * RS_PV);
             rs_pv_store4(d + i, v0, v1, v2, v3);
-            if (check) *accv |= RS_PV_NF(v0) | RS_PV_NF(v1) | RS_PV_NF(v2) | RS_PV_NF(v3);
+            if (check) acc |= RS_PV_NF(v0) | RS_PV_NF(v1) | RS_PV_NF(v2) | RS_PV_NF(v3);
         }
     }
 #endif
     for (; i < end; i += RS_PV) {
-        rs_pvf v = rs_pv_block(k, r, pw, ww, mw, i);
+        rs_pvf v = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i);
         rs_pv_store(o + i, d ? d + i : d, v);
-        if (check) *accv |= RS_PV_NF(v);
+        if (check) acc |= RS_PV_NF(v);
     }
+    *accv = acc;
 }
 #endif
 /* The windowed blocks of a row (o, or with d, u8 at d): up to pw->end4;
