@@ -46,8 +46,7 @@ def pixel_call(a, view, lay, alg, spatial, npdt, any_shape):
     sdt, ddt = native(view.dtype), native(npdt)
     if sdt is None or ddt is None:
         return None
-    plan = pixel_plan(alg, view.shape[0], view.shape[1], view.shape[2:], spatial, sdt, ddt,
-                      parallel_min=settings.resampling_parallel_min)
+    plan = _plan(alg, view.shape[0], view.shape[1], view.shape[2:], spatial, sdt, ddt)
     if plan is None:
         return None
     alloc, axes = layout_of_result(_layouts.result_shape(a, lay, spatial), memory_order(a))
@@ -56,8 +55,7 @@ def pixel_call(a, view, lay, alg, spatial, npdt, any_shape):
     # C-contiguous images of another shape have a dense channels-last view
     remake = partial(_remake, lay, alg, tuple(spatial), sdt, ddt, npdt) \
         if any_shape and (lay.last or lay.added == 2) else None
-    return PreparedResampling.of_plan(plan, partial(_define, alg, lay), _ARG_SRC, _ARG_DST,
-                                      (alloc, axes, npdt), a.itemsize, remake)
+    return _call(plan, alg, lay, (alloc, axes, npdt), a.itemsize, remake)
 
 
 def _remake(lay, alg, spatial, sdt, ddt, npdt, x):
@@ -67,8 +65,8 @@ def _remake(lay, alg, spatial, sdt, ddt, npdt, x):
     else None (the call is then prepared from its definition). Only its
     shape is read: the definition's checks passed for this rank and type,
     and the plan refuses what it does not take (an empty image...)."""
-    if _verbose.create_on or _verbose.exec_on or not x.flags.c_contiguous:
-        return None
+    if _verbose.create_on or _verbose.exec_on or not (x.flags.c_contiguous and x.flags.aligned):
+        return None     # (an unaligned array is read from an aligned copy: run_prepared)
     shape = x.shape
     if not lay.last:            # "hw": one channel
         n, c, ins = 1, 1, shape
@@ -76,13 +74,25 @@ def _remake(lay, alg, spatial, sdt, ddt, npdt, x):
         n, c, ins = 1, shape[-1], shape[:-1]
     else:
         n, c, ins = shape[0], shape[-1], shape[1:-1]
-    plan = pixel_plan(alg, n, c, ins, spatial, sdt, ddt,
-                      parallel_min=settings.resampling_parallel_min)
+    plan = _plan(alg, n, c, ins, spatial, sdt, ddt)
     if plan is None:
         return None
     out = ((n,) + spatial + (c,))[lay.added:] if lay.last else spatial
+    return _call(plan, alg, lay, (out, None, npdt), x.itemsize)
+
+
+def _plan(alg, n, c, ins, spatial, sdt, ddt):
+    """The pixel rows' plan of ``n`` images of ``c`` channels and sizes
+    ``ins`` to ``spatial``, or None when they do not take them."""
+    return pixel_plan(alg, n, c, ins, spatial, sdt, ddt,
+                      parallel_min=settings.resampling_parallel_min)
+
+
+def _call(plan, alg, lay, result, in_item, remake=None):
+    """The call running ``plan`` into results ``result``
+    (:meth:`PreparedResampling.of_plan`)."""
     return PreparedResampling.of_plan(plan, partial(_define, alg, lay), _ARG_SRC, _ARG_DST,
-                                      (out, None, npdt), x.itemsize)
+                                      result, in_item, remake)
 
 
 def _define(alg, lay, x, out):

@@ -100,7 +100,7 @@ def test_the_next_size_is_made_from_the_last_call_and_remembered():
 
 
 @pytest.mark.parametrize("case", ["strided", "transposed", "empty", "factors", "float64",
-                                  "swapped", "other size", "other layout"])
+                                  "swapped", "unaligned", "other size", "other layout"])
 def test_what_the_made_call_does_not_take_is_prepared(case):
     rng = np.random.default_rng(7)
     base = _image(rng, (40, 44, 3), np.uint8)
@@ -115,6 +115,9 @@ def test_what_the_made_call_does_not_take_is_prepared(case):
         x = base.astype(np.float64)
     elif case == "swapped":
         x = _image(rng, (23, 37, 3), np.float32).astype(">f4")
+    elif case == "unaligned":      # C-contiguous, one byte past an f32 boundary
+        x = np.zeros(23 * 37 * 3 * 4 + 1, np.uint8)[1:].view(np.float32).reshape(23, 37, 3)
+        x[...] = _image(rng, x.shape, np.float32)
     elif case == "other size":
         size = (18, 19)
     elif case == "other layout":
