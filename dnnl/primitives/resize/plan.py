@@ -54,7 +54,8 @@ class AxisTable:
         the window of their taps in the row (start, registers of ``_BLOCK``
         floats: 1 or 2; 3: two windows of 2, for each half of the block, the
         second's start last; 0 where they spread wider), every window inside
-        the row. Made once per count."""
+        the row, and per ``_HALF`` elements their window of tap by tap
+        (:meth:`_tapwise`). Made once per count."""
         e = self._elements.get(channels)
         if e is None:
             c = np.arange(channels, dtype=np.int64)
@@ -62,8 +63,24 @@ class AxisTable:
             w = np.ascontiguousarray(np.repeat(self.weights.T, channels, axis=1))
             b = None if self.bias is None else np.repeat(self.bias, channels)
             e = self._elements[channels] = (idx.astype(np.int32), w, b,
-                                            self._windows(idx, channels, _BLOCK))
+                                            self._windows(idx, channels, _BLOCK),
+                                            self._tapwise(idx, channels, _HALF))
         return e
+
+    def _tapwise(self, idx, channels, width):
+        """Per ``width`` elements, the start of a window of ``width`` floats
+        that holds their first taps, where tap t's window is the same moved
+        by t pixels (so one index serves every tap: AVX2's one-register
+        permute, where the taps together spread wider), every tap's window
+        inside the row; -1 where none does."""
+        row = self.n_in * channels
+        span = (self.weights.shape[1] - 1) * channels       # to the last tap's window
+        nh = idx.size // width
+        part = idx[:nh * width].reshape(nh, width)
+        lo, hi = part.min(axis=1), part.max(axis=1)
+        start = np.maximum(0, np.minimum(lo, row - width - span))
+        fits = (row >= width + span) & (lo >= start) & (hi < start + width)
+        return np.where(fits, start, -1).astype(np.int32)
 
     def _windows(self, idx, channels, block):
         row = self.n_in * channels
@@ -306,6 +323,8 @@ def _pass(x, axis, t, backward):
 W_ELEMS, W_PICK, W_PIXELS, W_PIXELS_PICK = 0, 1, 2, 3
 #: the elements of a W step block (the kernel's RZ_BLOCK; a test checks)
 _BLOCK = 16
+#: the elements of an AVX2 register, half a block (the tapwise windows)
+_HALF = _BLOCK // 2
 #: from this many channels in a pixel the W step vectorises across them
 #: (below, across the row's elements, with gathers)
 PIXELS_FROM = 8
@@ -354,12 +373,13 @@ class Rows:
             (th.first, th.weights, th.bias)
         if C >= PIXELS_FROM or in_w * C >= 2 ** 31:
             form = W_PIXELS_PICK if tw.picks else W_PIXELS
-            wfirst, widx, wwin, ww, wbias = tw.first, None, None, tw.weights, tw.bias
+            wfirst, ww, wbias = tw.first, tw.weights, tw.bias
+            widx = wwin = wtap = None
         else:
-            widx, ww, wbias, wwin = tw.elements(C)
+            widx, ww, wbias, wwin, wtap = tw.elements(C)
             form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
         self.args = (sdt, ddt, int(np.prod(lead)), in_h, out_h, in_w, tw.n_out, C, hfirst,
-                     hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin, ww,
+                     hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin, wtap, ww,
                      wbias)
 
     def __repr__(self):

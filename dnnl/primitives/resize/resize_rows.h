@@ -13,6 +13,17 @@
 #include <immintrin.h>
 #endif
 
+/* F(k, ...) with k a constant where it is linear's 2 taps or cubic's 4: F
+   is inlined (RZ_INLINE), so their taps' loops unroll and the weights and
+   rows of the taps stay in registers. */
+#define RZ_INLINE static inline __attribute__((always_inline))
+/* a row's step, called once a row: compiled on its own, its loop's
+   pointers and strides stay in registers (inlined into the fused rows'
+   loop, they were spilled and reloaded every vector) */
+#define RZ_ROW_STEP static __attribute__((noinline))
+#define RZ_BY_TAPS(k, F, ...) \
+    ((k) == 2 ? F(2, __VA_ARGS__) : (k) == 4 ? F(4, __VA_ARGS__) : F((k), __VA_ARGS__))
+
 /* At the x86-64-v4 level, the gathers are compiled as at v3: gcc's v4
    tuning emulates 16-wide gathers with element inserts, slower than v3's
    hardware gathers (as the resampling pixel rows found). noinline: inlined
@@ -31,7 +42,11 @@
    element where a window of its taps starts in r, its width in registers
    (1 or 2; 3: two windows of 2, one per half of the block, the second
    starting at the third value; 0: the block gathers): the plan's
-   (AxisTable.elements), which keeps each window inside the row. */
+   (AxisTable.elements), which keeps each window inside the row. tap: per
+   8 elements (AVX2's register), the start of a window of 8 floats holding
+   their first taps, tap t's being the same moved by t * step, or -1: one
+   load and one permute a tap, with one index for every tap (AVX2 only; the
+   AVX-512 kernel permutes 16 out of win's). */
 #define RZ_BLOCK 16
 #if defined(__AVX2__) && !defined(__AVX512F__)
 /* The sum of the k taps of 8 elements (idx, w: theirs; n: the weights'
@@ -45,16 +60,82 @@ static inline __m256 rz_gather8(const float* r, const int32_t* idx, const float*
                                                _mm256_i32gather_ps(r + t * step, ix, 4)));
     return acc;
 }
+/* The sum of the k taps of 8 elements from their tapwise window at q (ix:
+   their first taps' places in it; w, n as in rz_gather8). */
+static inline __m256 rz_tapwise8(const float* q, __m256i ix, const float* w, int64_t n,
+                                 int64_t k, int64_t step) {
+    __m256 acc = _mm256_mul_ps(_mm256_loadu_ps(w), _mm256_permutevar8x32_ps(_mm256_loadu_ps(q),
+                                                                            ix));
+    for (int64_t t = 1; t < k; t++)
+        acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n),
+                                               _mm256_permutevar8x32_ps(
+                                                   _mm256_loadu_ps(q + t * step), ix)));
+    return acc;
+}
+/* rz_wstep_elems's AVX2 blocks of 8 (returns the elements done): each
+   from its tapwise window, else from its block's window (a half's own with
+   3): 16 floats in two registers, 32 in four, each tap's elements permuted
+   out of them (avx2_permutes.h); an 8-wide gather costs a Zen 3 about 12
+   cycles, four times the permutes of one tap from 16 floats. */
+RZ_INLINE int64_t rz_wstep_avx2(
+        int64_t k, float* __restrict o, const float* __restrict r,
+        const int32_t* __restrict idx, const float* __restrict w,
+        const float* __restrict bias, const int32_t* __restrict win,
+        const int32_t* __restrict tap, int64_t n, int64_t step) {
+    int64_t j = 0;
+    const __m256i vstep = _mm256_set1_epi32((int32_t)step);
+    for (; j + 8 <= n; j += 8) {
+        const int32_t* wb = win + 3 * (j / RZ_BLOCK);
+        const int whole = j - j % RZ_BLOCK + RZ_BLOCK <= n;     /* in a block of win's */
+        __m256 acc;
+        if (tap[j / 8] >= 0) {
+            const float* q = r + tap[j / 8];
+            const __m256i ix = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(idx + j)),
+                                                _mm256_set1_epi32(tap[j / 8]));
+            acc = rz_tapwise8(q, ix, w + j, n, k, step);
+        } else if (!whole || wb[1] == 0) {      /* spread wider: gathered */
+            acc = rz_gather8(r, idx + j, w + j, n, k, step);
+        } else {
+            const int64_t start = wb[1] == 3 && j % RZ_BLOCK ? wb[2] : wb[0];
+            const float* q = r + start;
+            __m256i ix = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(idx + j)),
+                                          _mm256_set1_epi32((int32_t)start));
+            if (wb[1] == 1) {
+                const __m256 a0 = _mm256_loadu_ps(q), a1 = _mm256_loadu_ps(q + 8);
+                acc = _mm256_mul_ps(_mm256_loadu_ps(w + j), dnnl_py_perm16(a0, a1, ix));
+                for (int64_t t = 1; t < k; t++) {
+                    ix = _mm256_add_epi32(ix, vstep);
+                    acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + j),
+                                                           dnnl_py_perm16(a0, a1, ix)));
+                }
+            } else {
+                const __m256 a0 = _mm256_loadu_ps(q), a1 = _mm256_loadu_ps(q + 8);
+                const __m256 a2 = _mm256_loadu_ps(q + 16), a3 = _mm256_loadu_ps(q + 24);
+                acc = _mm256_mul_ps(_mm256_loadu_ps(w + j), dnnl_py_perm32(a0, a1, a2, a3, ix));
+                for (int64_t t = 1; t < k; t++) {
+                    ix = _mm256_add_epi32(ix, vstep);
+                    acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + j),
+                                                           dnnl_py_perm32(a0, a1, a2, a3, ix)));
+                }
+            }
+        }
+        if (bias) acc = _mm256_add_ps(acc, _mm256_loadu_ps(bias + j));
+        _mm256_storeu_ps(o + j, acc);
+    }
+    return j;
+}
 #endif
-static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
+RZ_ROW_STEP void rz_wstep_elems(float* __restrict o, const float* __restrict r,
                            const int32_t* __restrict idx, const float* __restrict w,
                            const float* __restrict bias, const int32_t* __restrict win,
-                           int64_t n, int64_t k, int64_t step) {
+                           const int32_t* __restrict tap, int64_t n, int64_t k,
+                           int64_t step) {
     int64_t j = 0;
     /* the sum kept in a register across the taps; a block's taps permuted
        from one or two registers of the row where they fit (a cycle, where a
        16-wide gather costs several), else gathered */
 #if defined(__AVX512F__)
+    (void)tap;
     const __m512i vstep = _mm512_set1_epi32((int32_t)step);
     for (; j + RZ_BLOCK <= n; j += RZ_BLOCK) {
         const int32_t* wb = win + 3 * (j / RZ_BLOCK);
@@ -105,50 +186,10 @@ static void rz_wstep_elems(float* __restrict o, const float* __restrict r,
         _mm512_storeu_ps(o + j, acc);
     }
 #elif defined(__AVX2__)
-    /* each half of a block from the block's window (a half's own with 3):
-       16 floats in two registers, 32 in four, each tap's elements permuted
-       out of them (avx2_permutes.h); an 8-wide gather costs a Zen 3
-       about 12 cycles, four times the permutes of one tap */
-    const __m256i vstep = _mm256_set1_epi32((int32_t)step);
-    for (; j + RZ_BLOCK <= n; j += RZ_BLOCK) {
-        const int32_t* wb = win + 3 * (j / RZ_BLOCK);
-        for (int64_t h = j; h < j + RZ_BLOCK; h += 8) {
-            const int64_t start = wb[1] == 3 && h > j ? wb[2] : wb[0];
-            const float* q = r + start;
-            __m256i ix = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(idx + h)),
-                                          _mm256_set1_epi32((int32_t)start));
-            __m256 acc;
-            if (wb[1] == 0) {       /* spread wider: gathered */
-                acc = rz_gather8(r, idx + h, w + h, n, k, step);
-            } else if (wb[1] == 1) {
-                const __m256 a0 = _mm256_loadu_ps(q), a1 = _mm256_loadu_ps(q + 8);
-                acc = _mm256_mul_ps(_mm256_loadu_ps(w + h), dnnl_py_perm16(a0, a1, ix));
-                for (int64_t t = 1; t < k; t++) {
-                    ix = _mm256_add_epi32(ix, vstep);
-                    acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + h),
-                                                           dnnl_py_perm16(a0, a1, ix)));
-                }
-            } else {
-                const __m256 a0 = _mm256_loadu_ps(q), a1 = _mm256_loadu_ps(q + 8);
-                const __m256 a2 = _mm256_loadu_ps(q + 16), a3 = _mm256_loadu_ps(q + 24);
-                acc = _mm256_mul_ps(_mm256_loadu_ps(w + h), dnnl_py_perm32(a0, a1, a2, a3, ix));
-                for (int64_t t = 1; t < k; t++) {
-                    ix = _mm256_add_epi32(ix, vstep);
-                    acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + t * n + h),
-                                                           dnnl_py_perm32(a0, a1, a2, a3, ix)));
-                }
-            }
-            if (bias) acc = _mm256_add_ps(acc, _mm256_loadu_ps(bias + h));
-            _mm256_storeu_ps(o + h, acc);
-        }
-    }
-    for (; j + 8 <= n; j += 8) {
-        __m256 acc = rz_gather8(r, idx + j, w + j, n, k, step);
-        if (bias) acc = _mm256_add_ps(acc, _mm256_loadu_ps(bias + j));
-        _mm256_storeu_ps(o + j, acc);
-    }
+    j = RZ_BY_TAPS(k, rz_wstep_avx2, o, r, idx, w, bias, win, tap, n, step);
 #else
     (void)win;
+    (void)tap;
 #endif
     for (; j < n; j++) {
         float v = w[j] * r[idx[j]];
@@ -230,11 +271,16 @@ typedef __m256 rz_vec;
 #if defined(RZ_LANES)
 #define RZ_CONSECUTIVE(t) (row0 + (t) * stride)
 #define RZ_HSTEP(NAME, T, LOAD) \
-static int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
-                    const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
+RZ_INLINE int64_t NAME##_taps(int64_t k, float* __restrict h, const T* __restrict row0, \
+                              int64_t stride, const float* __restrict w, const float* bias, \
+                              int64_t n) { \
     int64_t i = 0; \
     for (; i + RZ_LANES <= n; i += RZ_LANES) RZ_HSUM(h, i, RZ_CONSECUTIVE, LOAD, w, k, bias); \
     return i; \
+} \
+RZ_ROW_STEP int64_t NAME(float* __restrict h, const T* __restrict row0, int64_t stride, \
+                         const float* __restrict w, int64_t k, const float* bias, int64_t n) { \
+    return RZ_BY_TAPS(k, NAME##_taps, h, row0, stride, w, bias, n); \
 }
 #else
 #define RZ_HSTEP(NAME, T, LOAD) \
@@ -249,18 +295,26 @@ RZ_HSTEP(rz_hstep_f32, float, RZ_LOAD_F32)
 
 /* The H step over k f32 rows anywhere (rows[t]: a ring of decoded rows),
    as rz_hstep_f32. */
-static int64_t rz_hstep_rows(float* __restrict h, const float* const* rows,
-                             const float* __restrict w, int64_t k, const float* bias,
-                             int64_t n) {
-    int64_t i = 0;
 #if defined(RZ_LANES)
+RZ_INLINE int64_t rz_hstep_rows_taps(int64_t k, float* __restrict h,
+                                     const float* const* rows, const float* __restrict w,
+                                     const float* bias, int64_t n) {
+    int64_t i = 0;
 #define RZ_RING(t) (rows[t])
     for (; i + RZ_LANES <= n; i += RZ_LANES) RZ_HSUM(h, i, RZ_RING, RZ_LOAD_F32, w, k, bias);
 #undef RZ_RING
+    return i;
+}
+#endif
+RZ_ROW_STEP int64_t rz_hstep_rows(float* __restrict h, const float* const* rows,
+                                  const float* __restrict w, int64_t k, const float* bias,
+                                  int64_t n) {
+#if defined(RZ_LANES)
+    return RZ_BY_TAPS(k, rz_hstep_rows_taps, h, rows, w, bias, n);
 #else
     (void)h; (void)rows; (void)w; (void)k; (void)bias; (void)n;
+    return 0;
 #endif
-    return i;
 }
 
 /* f32 to u8 as the conversion ladder does it (dnnl/_kernels/cvt.pxd:

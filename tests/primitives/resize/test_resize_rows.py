@@ -136,7 +136,7 @@ def test_every_block_window_holds_its_taps_inside_the_row():
                               (100, 1, "linear")):
         t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
         for c in (1, 2, 3, 4, 7):
-            idx, w, _, win = t.elements(c)
+            idx, w, _, win, _ = t.elements(c)
             k = t.weights.shape[1]
             row = n_in * c
             half = P._BLOCK // 2
@@ -159,6 +159,33 @@ def test_every_block_window_holds_its_taps_inside_the_row():
                     assert not (taps.min() >= s1 and taps.max() < s1 + P._BLOCK)
             seen.update(int(r) for r in win[:, 1])
     assert seen == {0, 1, 2, 3}         # every form is exercised
+
+
+def test_every_tapwise_window_holds_its_tap_inside_the_row():
+    """The AVX2 windows of 8 elements, one per tap: tap t's window is the
+    first's moved by t pixels, inside the row, and holds that tap of all 8;
+    -1 only where no window of 8 holds the first taps inside the row."""
+    seen = set()
+    for n_in, n_out, mode in ((640, 1280, "cubic"), (640, 320, "box"), (9, 40, "linear"),
+                              (37, 5, "cubic"), (3, 100, "nearest"), (100, 3, "area"),
+                              (480, 1080, "linear"), (7, 9, "cubic")):
+        t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
+        for c in (1, 2, 3, 4, 7):
+            idx, _, _, _, tap = t.elements(c)
+            k, row = t.weights.shape[1], n_in * c
+            assert tap.size == idx.size // P._HALF
+            for h, start in enumerate(tap):
+                e = idx[h * P._HALF:(h + 1) * P._HALF].astype(np.int64)
+                if start < 0:
+                    assert e.max() - e.min() >= P._HALF or row < P._HALF + (k - 1) * c
+                    seen.add("none")
+                    continue
+                seen.add("tapwise")
+                assert 0 <= start and start + (k - 1) * c + P._HALF <= row
+                for s in range(k):
+                    taps = e + s * c
+                    assert taps.min() >= start + s * c and taps.max() < start + s * c + P._HALF
+    assert seen == {"none", "tapwise"}
 
 
 @pytest.mark.parametrize("n_in, n_out, mode, channels", [
