@@ -80,7 +80,7 @@ cdef struct Fwd:
     const float* pem
     rs_pv_wins pw         # pix == 1 linear: its W blocks from registers (rs_pv_plan)
     bint half_u8          # pix == 1 linear, u8 to u8, 2-D: every tap weighs 1/2, the W
-                          #   taps pixels 2 ow and 2 ow + 1 (rs_half_u8)
+                          #   taps pixels 2 ow and 2 ow + 1 (dnnl_py_half_u8)
     PostOps po
 
 

@@ -138,8 +138,10 @@ cdef extern from "pixel_rows.h":
                       int64_t C) noexcept nogil
     void rs_take_u8(uint8_t* o, const uint8_t* r, int64_t nr, const int32_t* i0, int64_t n,
                     int64_t C) noexcept nogil
-    void rs_half_u8(uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t n,
-                    int64_t C) noexcept nogil
+
+cdef extern from "u8_halving.h":
+    void dnnl_py_half_u8(uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t n,
+                         int64_t C) noexcept nogil
 
 DEF AHEAD = 4096        # bytes: how far ahead of its reads a row kernel prefetches
 
@@ -544,7 +546,7 @@ cdef class FwdPlan(_Tables):
 
     @property
     def halves_u8(self):
-        """Whether a u8 image is halved by integer sums (rs_half_u8): the
+        """Whether a u8 image is halved by integer sums (dnnl_py_half_u8): the
         same bytes as the f32 steps, which are exact there."""
         return self.p.half_u8
 

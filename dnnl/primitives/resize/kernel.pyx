@@ -52,6 +52,10 @@ cdef extern from "resize_rows.h":
     void rz_wstep_pixels_pick(float* o, const float* r, const int64_t* first, int64_t n_out,
                               int64_t C) noexcept nogil
 
+cdef extern from "u8_halving.h":
+    void dnnl_py_half_u8(uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t n,
+                         int64_t C) noexcept nogil
+
 cnp.import_array()
 
 #: below this many multiply-adds a pass runs on the calling thread
@@ -164,6 +168,10 @@ cdef struct Rows:
     int64_t src_row         # elements per source / destination row (pixels x C)
     int64_t dst_row
     int64_t C               # channels interleaved in a row (1: planar)
+    # u8 to u8, both tables taking inputs 2o and 2o + 1 at 1/2 each (the
+    # plan's AxisTable.halves): each output row is the integer sums of two
+    # source rows, their f32 steps' bits (u8_halving.h)
+    bint halves
     # the H table (hk = 0: no H step, output row y is source row y;
     # hpick: one tap of weight 1, output row y is source row hfirst[y])
     const int64_t* hfirst
@@ -248,6 +256,10 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
     for item in range(begin, end):
         plane = item // p.out_h
         y = item - plane * p.out_h
+        if p.halves:
+            first_row = p.src + (plane * p.in_h + 2 * y) * n
+            dnnl_py_half_u8(p.dst + item * p.dst_row, first_row, first_row + n, p.dst_row, p.C)
+            continue
         # the H step: r is the f32 row the W step reads
         if p.hk == 0 or p.hpick:
             first_row = p.src + (plane * p.in_h + (p.hfirst[y] if p.hpick else y)) \
@@ -317,14 +329,16 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
             encode_run(p.dst + item * p.dst_row * p.dsize, 0, p.dst_row, p.ddt, o)
 
 
-def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
+def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, bint halves, int64_t planes,
          int64_t in_h, int64_t out_h, int64_t in_w, int64_t out_w, int64_t C,
          hfirst, hw, hbias, bint hpick, int wform, wfirst, widx, wwin, wtap,
          cnp.ndarray ww, wbias):
     """The fused rows of ``src`` (C-contiguous, ``planes x in_h x in_w x C``
     elements of data type ``sdt``) into ``dst`` (``planes x out_h x out_w x
-    C`` of ``ddt``): the H table ``hfirst`` (int64) / ``hw`` (f32, out_h x
-    hk) / ``hbias`` (f32 or None), or ``hfirst=None`` for no H step (then
+    C`` of ``ddt``): by integer sums where ``halves`` (u8 to u8, both
+    tables AxisTable.halves, C <= 4), else the H table ``hfirst`` (int64) /
+    ``hw`` (f32, out_h x hk) / ``hbias`` (f32 or None), or ``hfirst=None``
+    for no H step (then
     ``out_h == in_h``); the W table in the form ``wform``: ``W_PIXELS``
     reads ``wfirst`` (int64) / ``ww`` (out_w x k) / ``wbias`` (out_w or
     None), the others ``widx`` (int32, out_w * C) / ``ww`` (k x out_w * C) /
@@ -339,6 +353,7 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, int64_t planes,
     p.sdt, p.ddt = sdt, ddt
     p.ssize, p.dsize = src.itemsize, dst.itemsize
     p.in_h, p.out_h = in_h, out_h
+    p.halves = halves
     p.src_row, p.dst_row, p.C = in_w * C, out_w * C, C
     p.hk = 0
     p.hpick = hpick

@@ -27,13 +27,13 @@ from dnnl._core.enums import data_type
 from dnnl._kernels import load as _load_kernel
 
 f32 = np.float32
-_F32 = int(data_type.f32)
+_F32, _U8 = int(data_type.f32), int(data_type.u8)
 
 
 class AxisTable:
     """One axis's ``first`` (int64, n_out), ``weights`` (f32, n_out x K) and
     ``bias`` (f32, n_out, or None when every bias is 0)."""
-    __slots__ = ("n_in", "n_out", "first", "weights", "bias", "picks", "_elements")
+    __slots__ = ("n_in", "n_out", "first", "weights", "bias", "picks", "halves", "_elements")
 
     def __init__(self, n_in, n_out, first, weights, bias=None):
         self.n_in, self.n_out = int(n_in), int(n_out)
@@ -44,6 +44,12 @@ class AxisTable:
         #: nearest rules): the fused rows copy
         self.picks = self.weights.shape[1] == 1 and self.bias is None and bool(
             (self.weights == 1).all())
+        #: every output is inputs 2o and 2o + 1, each weighing 1/2 (no bias:
+        #: box and area at half the size): the f32 steps of a u8 image so
+        #: halved on both axes are exact, and the fused rows sum integers
+        self.halves = self.weights.shape[1] == 2 and self.bias is None and bool(
+            (self.weights == f32(0.5)).all() and
+            (self.first == 2 * np.arange(self.n_out)).all())
         self._elements = {}
 
     def elements(self, channels):
@@ -378,9 +384,10 @@ class Rows:
         else:
             widx, ww, wbias, wwin, wtap = tw.elements(C)
             form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
-        self.args = (sdt, ddt, int(np.prod(lead)), in_h, out_h, in_w, tw.n_out, C, hfirst,
-                     hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin, wtap, ww,
-                     wbias)
+        halves = sdt == ddt == _U8 and th is not None and th.halves and tw.halves and C <= 4
+        self.args = (sdt, ddt, halves, int(np.prod(lead)), in_h, out_h, in_w, tw.n_out, C,
+                     hfirst, hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin,
+                     wtap, ww, wbias)
 
     def __repr__(self):
         return "Rows(-> %s %s)" % (self.shape, np.dtype(self.dtype).name)

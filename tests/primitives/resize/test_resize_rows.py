@@ -204,3 +204,28 @@ def test_image_rows_are_the_axis_passes(n_in, n_out, mode, channels):
         assert same_bits(P.rows(src, sdt, True, (th, t), np.float32, code("f32")), want)
         got = P.rows(src, sdt, True, (th, t), np.uint8, code("u8"))
         assert np.array_equal(got.reshape(-1), TD.encode(want.reshape(-1), code("u8")))
+
+
+@pytest.mark.parametrize("mode", ["box", "area", "linear"])
+@pytest.mark.parametrize("channels, last", [(1, False), (1, True), (2, True), (3, True),
+                                            (4, True), (5, True)])
+def test_a_u8_image_halved_is_the_axis_passes(mode, channels, last):
+    """Box, area and half-pixel linear at half the size take inputs 2o and
+    2o + 1 at 1/2 each (AxisTable.halves), and a u8 image so halved is
+    summed in integers: the bytes of the f32 passes, on rows of 1 to 41
+    output pixels (every vector tail), ties (sums of 2 mod 4) and 255
+    included; an odd size is no halving."""
+    rng = np.random.default_rng(channels)
+    for out_w in (1, 2, 5, 8, 13, 16, 41):
+        th, tw = (P.axis_table(2 * n, n, Fraction(1, 2), mode) for n in (3, out_w))
+        assert th.halves and tw.halves
+        shape = (2, 6, 2 * out_w, channels) if last else (2, channels, 6, 2 * out_w)
+        x = rng.integers(0, 256, shape, dtype=np.uint8)
+        x[0, :2] = 255
+        x[1, :2] = rng.choice(np.uint8([0, 1, 2, 254, 255]), x[1, :2].shape)
+        want = TD.encode(axis_passes(x, (th, tw), last).reshape(-1), code("u8"))
+        got = P.rows(x, code("u8"), last, (th, tw), np.uint8, code("u8"))
+        assert got.shape == axis_passes(x, (th, tw), last).shape
+        assert np.array_equal(got.reshape(-1), want)
+    odd = P.axis_table(2 * out_w + 1, out_w, Fraction(out_w, 2 * out_w + 1), mode)
+    assert not odd.halves

@@ -45,8 +45,8 @@ cdef bint _fwd_pix_row(const Fwd* p, int64_t n, int64_t od, int64_t oh,
     sbase = p.sN[n] + p.sC[0] + p.s0[0][od]
     dbase = p.dN[n] + p.dC[0] + p.dS[0][od] + p.dS[1][oh]
     if p.half_u8:
-        rs_half_u8(p.dst + dbase, p.src + sbase + p.s0[1][oh], p.src + sbase + p.s1[1][oh],
-                   M, C)
+        dnnl_py_half_u8(p.dst + dbase, p.src + sbase + p.s0[1][oh],
+                        p.src + sbase + p.s1[1][oh], M, C)
         return True
     if p.ddt == dnnl_f32:
         o = (<float*>p.dst) + dbase
