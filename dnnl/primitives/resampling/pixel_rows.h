@@ -7,6 +7,7 @@
 #include "resampling_kernels.h"     /* RS_NONFINITE, the vector headers */
 #include "avx2_permutes.h"         /* dnnl/_kernels */
 #include "u8_halving.h"            /* dnnl/_kernels */
+#include "u8_stores.h"             /* dnnl/_kernels */
 /* Pixel rows of few channels (typed pixel rows, _kernel/fwd_pix.pxi): one
    output element per table entry, so the loops vectorise across pixels
    (gathers) rather than across the few channels of a pixel. i0 / i1 are
@@ -283,9 +284,7 @@ typedef __m256 rs_pvf;
 #endif
 #if defined(RS_PV)
 typedef uint32_t rs_pvu __attribute__((vector_size(RS_PV * 4)));
-/* v stored at o, or with d, as u8 at d: saturated and rounded half to even
-   (f32_to_u8 of dnnl/_kernels/cvt.pxd: min(255, v) then max(., 0) keeps
-   its NaN -> 0, the round is the current mode's, as its 1.5 * 2^23 add) */
+/* v stored at o, or with d, as u8 at d (u8_stores.h) */
 static inline __attribute__((always_inline)) void rs_pv_store(float* o, uint8_t* d,
                                                               rs_pvf v) {
     if (!d) {
@@ -293,31 +292,10 @@ static inline __attribute__((always_inline)) void rs_pv_store(float* o, uint8_t*
         return;
     }
 #if defined(__AVX512F__)
-    __m512 c = _mm512_max_ps(_mm512_min_ps(_mm512_set1_ps(255.0f), v), _mm512_setzero_ps());
-    _mm_storeu_si128((__m128i*)d, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(c)));
+    dnnl_py_store16_u8(d, v);
 #else
-    __m256 c = _mm256_max_ps(_mm256_min_ps(_mm256_set1_ps(255.0f), v), _mm256_setzero_ps());
-    __m256i q = _mm256_cvtps_epi32(c);
-    __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
-    _mm_storel_epi64((__m128i*)d, _mm_packus_epi16(w, w));
+    dnnl_py_store8_u8(d, v);
 #endif
-}
-#endif
-#if defined(RS_PV) && !defined(__AVX512F__)
-/* Four vectors stored as 32 u8 at d, each as rs_pv_store stores one: the
-   packs work within 128-bit lanes, leaving the dwords (4 bytes each) of
-   v0..v3's low halves, then of their high halves, which the last
-   permute puts back in order. */
-static inline __attribute__((always_inline)) void rs_pv_store4(uint8_t* d, __m256 v0, __m256 v1,
-                                                               __m256 v2, __m256 v3) {
-    const __m256 hi = _mm256_set1_ps(255.0f), lo = _mm256_setzero_ps();
-#define RS_PV_Q(v) _mm256_cvtps_epi32(_mm256_max_ps(_mm256_min_ps(hi, (v)), lo))
-    __m256i w0 = _mm256_packus_epi32(RS_PV_Q(v0), RS_PV_Q(v1));
-    __m256i w1 = _mm256_packus_epi32(RS_PV_Q(v2), RS_PV_Q(v3));
-#undef RS_PV_Q
-    _mm256_storeu_si256((__m256i*)d,
-                        _mm256_permutevar8x32_epi32(_mm256_packus_epi16(w0, w1),
-                                                    _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
 }
 #endif
 #if defined(RS_PV)
@@ -384,7 +362,7 @@ static inline __attribute__((always_inline)) void rs_wstep1_blocks(
             rs_pvf v1 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i + RS_PV);
             rs_pvf v2 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i + 2 * RS_PV);
             rs_pvf v3 = rs_pv_block(k, r, base, base_b, ta, tb, ww, mw, i + 3 * RS_PV);
-            rs_pv_store4(d + i, v0, v1, v2, v3);
+            dnnl_py_store32_u8(d + i, v0, v1, v2, v3);
             if (check) acc |= RS_PV_NF(v0) | RS_PV_NF(v1) | RS_PV_NF(v2) | RS_PV_NF(v3);
         }
     }
@@ -513,10 +491,7 @@ static int64_t rs_wstep1_u8(uint8_t* __restrict d, float* __restrict o,
     rs_wstep1_win(o, d, r, pw, ww, mw, check, acc);
     *acc |= rs_wstep1_rest(o, r, pw, i0, i1, ww, mw, n, check);
 #if defined(RS_PV) && !defined(__AVX512F__)
-    for (; i + 4 * RS_PV <= n; i += 4 * RS_PV)
-        rs_pv_store4(d + i, RS_PV_LD(o + i), RS_PV_LD(o + i + RS_PV),
-                     RS_PV_LD(o + i + 2 * RS_PV), RS_PV_LD(o + i + 3 * RS_PV));
-    for (; i + RS_PV <= n; i += RS_PV) rs_pv_store(NULL, d + i, RS_PV_LD(o + i));
+    i += dnnl_py_store_run_u8(d + i, o + i, n - i);
 #endif
     return i;
 }

@@ -48,9 +48,11 @@ cdef extern from "resize_rows.h":
                          int64_t k, const float* bias, int64_t n) noexcept nogil
     int64_t rz_hstep_rows(float* h, const float* const* rows, const float* w, int64_t k,
                           const float* bias, int64_t n) noexcept nogil
-    int64_t rz_store_u8(uint8_t* d, const float* v, int64_t n) noexcept nogil
     void rz_wstep_pixels_pick(float* o, const float* r, const int64_t* first, int64_t n_out,
                               int64_t C) noexcept nogil
+
+cdef extern from "u8_stores.h":
+    int64_t dnnl_py_store_run_u8(uint8_t* d, const float* v, int64_t n) noexcept nogil
 
 cdef extern from "u8_halving.h":
     void dnnl_py_half_u8(uint8_t* d, const uint8_t* a, const uint8_t* b, int64_t n,
@@ -323,7 +325,7 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
         else:
             rz_wstep_elems(d, r, p.widx, p.ww, p.wbias, p.wwin, p.wtap, p.dst_row, p.wk, p.C)
         if p.ddt == dnnl_u8:
-            i = rz_store_u8(p.dst + item * p.dst_row, o, p.dst_row)
+            i = dnnl_py_store_run_u8(p.dst + item * p.dst_row, o, p.dst_row)
             encode_run(p.dst + item * p.dst_row, i, p.dst_row - i, p.ddt, o + i)
         elif p.ddt != dnnl_f32:
             encode_run(p.dst + item * p.dst_row * p.dsize, 0, p.dst_row, p.ddt, o)

@@ -317,34 +317,6 @@ RZ_ROW_STEP int64_t rz_hstep_rows(float* __restrict h, const float* const* rows,
 #endif
 }
 
-/* f32 to u8 as the conversion ladder does it (dnnl/_kernels/cvt.pxd:
-   saturated to [0, 255], rounded half to even in the current rounding
-   mode, NaN to 0): max(x, 0) is 0 for a NaN (the second operand), and
-   since the bounds are integers, saturating before rounding is the same.
-   Returns the elements done; the caller converts the rest. */
-static int64_t rz_store_u8(uint8_t* __restrict d, const float* __restrict v, int64_t n) {
-    int64_t i = 0;
-#if defined(__AVX512F__)
-    const __m512 lo = _mm512_setzero_ps(), hi = _mm512_set1_ps(255.0f);
-    for (; i + 16 <= n; i += 16) {
-        __m512 x = _mm512_min_ps(_mm512_max_ps(_mm512_loadu_ps(v + i), lo), hi);
-        _mm_storeu_si128((__m128i*)(d + i), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(x)));
-    }
-#elif defined(__AVX2__)
-    const __m256 lo = _mm256_setzero_ps(), hi = _mm256_set1_ps(255.0f);
-    for (; i + 8 <= n; i += 8) {
-        __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(v + i), lo), hi);
-        __m256i q = _mm256_cvtps_epi32(x);                  /* 0..255 in each dword */
-        __m128i w16 = _mm_packus_epi32(_mm256_castsi256_si128(q),
-                                       _mm256_extracti128_si256(q, 1));
-        _mm_storel_epi64((__m128i*)(d + i), _mm_packus_epi16(w16, w16));
-    }
-#else
-    (void)d; (void)v; (void)n;
-#endif
-    return i;
-}
-
 /* Nearest with many channels: each output pixel a copy of one input's. */
 static void rz_wstep_pixels_pick(float* __restrict o, const float* __restrict r,
                                  const int64_t* __restrict first, int64_t n_out,
