@@ -206,30 +206,6 @@ static void rz_wstep_pick(float* __restrict o, const float* __restrict r,
     for (int64_t j = 0; j < n; j++) o[j] = r[idx[j]];
 }
 
-/* Many channels (C of a pixel contiguous, vectors across them): output
-   pixel x is sum_t w[x * k + t] * r[(first[x] + t) * C + c] (+ bias[x]). */
-static void rz_wstep_pixels(float* __restrict o, const float* __restrict r,
-                            const int64_t* __restrict first, const float* __restrict w,
-                            const float* __restrict bias, int64_t n_out, int64_t k,
-                            int64_t C) {
-    for (int64_t x = 0; x < n_out; x++) {
-        float* __restrict d = o + x * C;
-        const float* __restrict s = r + first[x] * C;
-        const float* __restrict wx = w + x * k;
-        float w0 = wx[0];
-        for (int64_t c = 0; c < C; c++) d[c] = w0 * s[c];
-        for (int64_t t = 1; t < k; t++) {
-            const float* __restrict st = s + t * C;
-            float wt = wx[t];
-            for (int64_t c = 0; c < C; c++) d[c] = d[c] + wt * st[c];
-        }
-        if (bias) {
-            float b = bias[x];
-            for (int64_t c = 0; c < C; c++) d[c] = d[c] + b;
-        }
-    }
-}
-
 /* The vector of the level: AVX-512's 16 floats or AVX2's 8 (none below). */
 #if defined(__AVX512F__)
 #define RZ_LANES 16
@@ -317,12 +293,63 @@ RZ_ROW_STEP int64_t rz_hstep_rows(float* __restrict h, const float* const* rows,
 #endif
 }
 
-/* Nearest with many channels: each output pixel a copy of one input's. */
-static void rz_wstep_pixels_pick(float* __restrict o, const float* __restrict r,
-                                 const int64_t* __restrict first, int64_t n_out,
+/* Many channels (C of a pixel contiguous, vectors across them): output
+   pixel x is sum_t w[x * k + t] * r[(first[x] + t) * C + c] (+ bias[x]),
+   each vector's sum kept in a register across the taps. */
+RZ_INLINE void rz_wstep_pixels_taps(int64_t k, float* __restrict o, const float* __restrict r,
+                                    const int64_t* __restrict first,
+                                    const float* __restrict w, const float* __restrict bias,
+                                    int64_t n_out, int64_t C) {
+    for (int64_t x = 0; x < n_out; x++) {
+        float* __restrict d = o + x * C;
+        const float* __restrict s = r + first[x] * C;
+        const float* __restrict wx = w + x * k;
+#if defined(RZ_LANES)
+        int64_t c = 0;
+        for (; c + RZ_LANES <= C; c += RZ_LANES) {
+            rz_vec acc = RZ_MUL(RZ_SET1(wx[0]), RZ_LOAD_F32(s + c));
+            for (int64_t t = 1; t < k; t++)
+                acc = RZ_ADD(acc, RZ_MUL(RZ_SET1(wx[t]), RZ_LOAD_F32(s + t * C + c)));
+            if (bias) acc = RZ_ADD(acc, RZ_SET1(bias[x]));
+            RZ_STORE(d + c, acc);
+        }
+        for (; c < C; c++) {
+            float v = wx[0] * s[c];
+            for (int64_t t = 1; t < k; t++) v = v + wx[t] * s[t * C + c];
+            if (bias) v = v + bias[x];
+            d[c] = v;
+        }
+#else
+        /* a pass over the channels a tap, which the compiler vectorises */
+        for (int64_t c = 0; c < C; c++) d[c] = wx[0] * s[c];
+        for (int64_t t = 1; t < k; t++)
+            for (int64_t c = 0; c < C; c++) d[c] = d[c] + wx[t] * s[t * C + c];
+        if (bias)
+            for (int64_t c = 0; c < C; c++) d[c] = d[c] + bias[x];
+#endif
+    }
+}
+RZ_ROW_STEP void rz_wstep_pixels(float* __restrict o, const float* __restrict r,
+                                 const int64_t* __restrict first, const float* __restrict w,
+                                 const float* __restrict bias, int64_t n_out, int64_t k,
                                  int64_t C) {
-    for (int64_t x = 0; x < n_out; x++)
-        memcpy(o + x * C, r + first[x] * C, (size_t)C * sizeof(float));
+    RZ_BY_TAPS(k, rz_wstep_pixels_taps, o, r, first, w, bias, n_out, C);
+}
+
+/* Nearest with many channels: each output pixel a copy of one input's
+   (the bits as they are: loads and stores, no arithmetic). */
+RZ_ROW_STEP void rz_wstep_pixels_pick(float* __restrict o, const float* __restrict r,
+                                      const int64_t* __restrict first, int64_t n_out,
+                                      int64_t C) {
+    for (int64_t x = 0; x < n_out; x++) {
+        float* __restrict d = o + x * C;
+        const float* __restrict s = r + first[x] * C;
+        int64_t c = 0;
+#if defined(RZ_LANES)
+        for (; c + RZ_LANES <= C; c += RZ_LANES) RZ_STORE(d + c, RZ_LOAD_F32(s + c));
+#endif
+        if (c < C) memcpy(d + c, s + c, (size_t)(C - c) * sizeof(float));
+    }
 }
 
 #endif
