@@ -37,7 +37,7 @@ cdef extern from "resize_rows.h":
     int RZ_BLOCK
     void rz_wstep_elems(float* o, const float* r, const int32_t* idx, const float* w,
                         const float* bias, const int32_t* win, const int32_t* tap,
-                        int64_t n, int64_t k, int64_t step) noexcept nogil
+                        const int32_t* rel, int64_t n, int64_t k, int64_t step) noexcept nogil
     void rz_wstep_pick(float* o, const float* r, const int32_t* idx, int64_t n) noexcept nogil
     void rz_wstep_pixels(float* o, const float* r, const int64_t* first, const float* w,
                          const float* bias, int64_t n_out, int64_t k,
@@ -188,6 +188,7 @@ cdef struct Rows:
     const int32_t* widx
     const int32_t* wwin
     const int32_t* wtap
+    const int32_t* wrel
     const float* ww
     const float* wbias
     int64_t wk
@@ -323,7 +324,8 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
         elif p.wform == W_PICK:
             rz_wstep_pick(d, r, p.widx, p.dst_row)
         else:
-            rz_wstep_elems(d, r, p.widx, p.ww, p.wbias, p.wwin, p.wtap, p.dst_row, p.wk, p.C)
+            rz_wstep_elems(d, r, p.widx, p.ww, p.wbias, p.wwin, p.wtap, p.wrel,
+                           p.dst_row, p.wk, p.C)
         if p.ddt == dnnl_u8:
             i = dnnl_py_store_run_u8(p.dst + item * p.dst_row, o, p.dst_row)
             encode_run(p.dst + item * p.dst_row, i, p.dst_row - i, p.ddt, o + i)
@@ -334,7 +336,7 @@ cdef void _rows_range(const void* ctx, int64_t begin, int64_t end, int slot) noe
 def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, bint halves, int64_t planes,
          int64_t in_h, int64_t out_h, int64_t in_w, int64_t out_w, int64_t C,
          hfirst, hw, hbias, bint hpick, int wform, wfirst, widx, wwin, wtap,
-         cnp.ndarray ww, wbias):
+         wrel, cnp.ndarray ww, wbias):
     """The fused rows of ``src`` (C-contiguous, ``planes x in_h x in_w x C``
     elements of data type ``sdt``) into ``dst`` (``planes x out_h x out_w x
     C`` of ``ddt``): by integer sums where ``halves`` (u8 to u8, both
@@ -344,8 +346,8 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, bint halves, int64_
     ``out_h == in_h``); the W table in the form ``wform``: ``W_PIXELS``
     reads ``wfirst`` (int64) / ``ww`` (out_w x k) / ``wbias`` (out_w or
     None), the others ``widx`` (int32, out_w * C) / ``ww`` (k x out_w * C) /
-    ``wbias`` (out_w * C or None), and for W_ELEMS the windows ``wwin`` and
-    ``wtap`` (int32, AxisTable.elements)."""
+    ``wbias`` (out_w * C or None), and for W_ELEMS the windows ``wwin``,
+    ``wtap`` and ``wrel`` (int32, AxisTable.elements)."""
     cdef Rows p
     cdef int64_t items = planes * out_h, work, traffic, lane
     cdef int nthr
@@ -377,6 +379,7 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, bint halves, int64_
     p.widx = NULL
     p.wwin = NULL
     p.wtap = NULL
+    p.wrel = NULL
     if wform == W_PIXELS or wform == W_PIXELS_PICK:
         a = wfirst
         p.wfirst = <const int64_t*>cnp.PyArray_DATA(a)
@@ -390,6 +393,8 @@ def rows(cnp.ndarray src, int sdt, cnp.ndarray dst, int ddt, bint halves, int64_
             p.wwin = <const int32_t*>cnp.PyArray_DATA(a)
             a = wtap
             p.wtap = <const int32_t*>cnp.PyArray_DATA(a)
+            a = wrel
+            p.wrel = <const int32_t*>cnp.PyArray_DATA(a)
     p.wbias = NULL
     if wbias is not None:
         a = wbias

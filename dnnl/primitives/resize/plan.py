@@ -60,8 +60,9 @@ class AxisTable:
         the window of their taps in the row (start, registers of ``_BLOCK``
         floats: 1 or 2; 3: two windows of 2, for each half of the block, the
         second's start last; 0 where they spread wider), every window inside
-        the row, and per ``_HALF`` elements their window of tap by tap
-        (:meth:`_tapwise`). Made once per count."""
+        the row, and per ``_HALF`` elements their window tap by tap with
+        each element's place in it (:meth:`_tapwise`). Made once per
+        count."""
         e = self._elements.get(channels)
         if e is None:
             c = np.arange(channels, dtype=np.int64)
@@ -78,7 +79,8 @@ class AxisTable:
         that holds their first taps, where tap t's window is the same moved
         by t pixels (so one index serves every tap: AVX2's one-register
         permute, where the taps together spread wider), every tap's window
-        inside the row; -1 where none does."""
+        inside the row, -1 where none does; and per element its first tap's
+        place in its window (0 where there is none)."""
         row = self.n_in * channels
         span = (self.weights.shape[1] - 1) * channels       # to the last tap's window
         nh = idx.size // width
@@ -86,7 +88,11 @@ class AxisTable:
         lo, hi = part.min(axis=1), part.max(axis=1)
         start = np.maximum(0, np.minimum(lo, row - width - span))
         fits = (row >= width + span) & (lo >= start) & (hi < start + width)
-        return np.where(fits, start, -1).astype(np.int32)
+        start = np.where(fits, start, -1).astype(np.int32)
+        # each element's first tap in its window (the permute's index)
+        rel = np.zeros(idx.size, np.int32)
+        rel[:nh * width] = np.where(fits[:, None], part - start[:, None], 0).reshape(-1)
+        return start, rel
 
     def _windows(self, idx, channels, block):
         row = self.n_in * channels
@@ -380,14 +386,14 @@ class Rows:
         if C >= PIXELS_FROM or in_w * C >= 2 ** 31:
             form = W_PIXELS_PICK if tw.picks else W_PIXELS
             wfirst, ww, wbias = tw.first, tw.weights, tw.bias
-            widx = wwin = wtap = None
+            widx = wwin = wtap = wrel = None
         else:
-            widx, ww, wbias, wwin, wtap = tw.elements(C)
+            widx, ww, wbias, wwin, (wtap, wrel) = tw.elements(C)
             form, wfirst = (W_PICK if tw.picks else W_ELEMS), None
         halves = sdt == ddt == _U8 and th is not None and th.halves and tw.halves and C <= 4
         self.args = (sdt, ddt, halves, int(np.prod(lead)), in_h, out_h, in_w, tw.n_out, C,
                      hfirst, hw, hbias, th is not None and th.picks, form, wfirst, widx, wwin,
-                     wtap, ww, wbias)
+                     wtap, wrel, ww, wbias)
 
     def __repr__(self):
         return "Rows(-> %s %s)" % (self.shape, np.dtype(self.dtype).name)

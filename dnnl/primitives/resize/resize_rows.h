@@ -44,8 +44,9 @@
    starting at the third value; 0: the block gathers): the plan's
    (AxisTable.elements), which keeps each window inside the row. tap: per
    8 elements (AVX2's register), the start of a window of 8 floats holding
-   their first taps, tap t's being the same moved by t * step, or -1: one
-   load and one permute a tap, with one index for every tap (AVX2 only; the
+   their first taps, tap t's being the same moved by t * step, or -1, and
+   rel[j] element j's first tap in its window: one load and one permute a
+   tap, with one index for every tap (AVX2 only; the
    AVX-512 kernel permutes 16 out of win's). */
 #define RZ_BLOCK 16
 #if defined(__AVX2__) && !defined(__AVX512F__)
@@ -81,7 +82,8 @@ RZ_INLINE int64_t rz_wstep_avx2(
         int64_t k, float* __restrict o, const float* __restrict r,
         const int32_t* __restrict idx, const float* __restrict w,
         const float* __restrict bias, const int32_t* __restrict win,
-        const int32_t* __restrict tap, int64_t n, int64_t step) {
+        const int32_t* __restrict tap, const int32_t* __restrict rel, int64_t n,
+        int64_t step) {
     int64_t j = 0;
     const __m256i vstep = _mm256_set1_epi32((int32_t)step);
     for (; j + 8 <= n; j += 8) {
@@ -89,10 +91,8 @@ RZ_INLINE int64_t rz_wstep_avx2(
         const int whole = j - j % RZ_BLOCK + RZ_BLOCK <= n;     /* in a block of win's */
         __m256 acc;
         if (tap[j / 8] >= 0) {
-            const float* q = r + tap[j / 8];
-            const __m256i ix = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(idx + j)),
-                                                _mm256_set1_epi32(tap[j / 8]));
-            acc = rz_tapwise8(q, ix, w + j, n, k, step);
+            acc = rz_tapwise8(r + tap[j / 8], _mm256_loadu_si256((const __m256i*)(rel + j)),
+                              w + j, n, k, step);
         } else if (!whole || wb[1] == 0) {      /* spread wider: gathered */
             acc = rz_gather8(r, idx + j, w + j, n, k, step);
         } else {
@@ -126,16 +126,17 @@ RZ_INLINE int64_t rz_wstep_avx2(
 }
 #endif
 RZ_ROW_STEP void rz_wstep_elems(float* __restrict o, const float* __restrict r,
-                           const int32_t* __restrict idx, const float* __restrict w,
-                           const float* __restrict bias, const int32_t* __restrict win,
-                           const int32_t* __restrict tap, int64_t n, int64_t k,
-                           int64_t step) {
+                                const int32_t* __restrict idx, const float* __restrict w,
+                                const float* __restrict bias, const int32_t* __restrict win,
+                                const int32_t* __restrict tap, const int32_t* __restrict rel,
+                                int64_t n, int64_t k, int64_t step) {
     int64_t j = 0;
     /* the sum kept in a register across the taps; a block's taps permuted
        from one or two registers of the row where they fit (a cycle, where a
        16-wide gather costs several), else gathered */
 #if defined(__AVX512F__)
     (void)tap;
+    (void)rel;
     const __m512i vstep = _mm512_set1_epi32((int32_t)step);
     for (; j + RZ_BLOCK <= n; j += RZ_BLOCK) {
         const int32_t* wb = win + 3 * (j / RZ_BLOCK);
@@ -186,10 +187,11 @@ RZ_ROW_STEP void rz_wstep_elems(float* __restrict o, const float* __restrict r,
         _mm512_storeu_ps(o + j, acc);
     }
 #elif defined(__AVX2__)
-    j = RZ_BY_TAPS(k, rz_wstep_avx2, o, r, idx, w, bias, win, tap, n, step);
+    j = RZ_BY_TAPS(k, rz_wstep_avx2, o, r, idx, w, bias, win, tap, rel, n, step);
 #else
     (void)win;
     (void)tap;
+    (void)rel;
 #endif
     for (; j < n; j++) {
         float v = w[j] * r[idx[j]];

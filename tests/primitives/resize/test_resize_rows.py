@@ -163,17 +163,18 @@ def test_every_block_window_holds_its_taps_inside_the_row():
 
 def test_every_tapwise_window_holds_its_tap_inside_the_row():
     """The AVX2 windows of 8 elements, one per tap: tap t's window is the
-    first's moved by t pixels, inside the row, and holds that tap of all 8;
-    -1 only where no window of 8 holds the first taps inside the row."""
+    first's moved by t pixels, inside the row, and holds that tap of all 8
+    (rel: each element's place in it); -1 only where no window of 8 holds
+    the first taps inside the row."""
     seen = set()
     for n_in, n_out, mode in ((640, 1280, "cubic"), (640, 320, "box"), (9, 40, "linear"),
                               (37, 5, "cubic"), (3, 100, "nearest"), (100, 3, "area"),
                               (480, 1080, "linear"), (7, 9, "cubic")):
         t = P.axis_table(n_in, n_out, Fraction(n_out, n_in), mode)
         for c in (1, 2, 3, 4, 7):
-            idx, _, _, _, tap = t.elements(c)
+            idx, _, _, _, (tap, rel) = t.elements(c)
             k, row = t.weights.shape[1], n_in * c
-            assert tap.size == idx.size // P._HALF
+            assert tap.size == idx.size // P._HALF and rel.size == idx.size
             for h, start in enumerate(tap):
                 e = idx[h * P._HALF:(h + 1) * P._HALF].astype(np.int64)
                 if start < 0:
@@ -182,6 +183,7 @@ def test_every_tapwise_window_holds_its_tap_inside_the_row():
                     continue
                 seen.add("tapwise")
                 assert 0 <= start and start + (k - 1) * c + P._HALF <= row
+                assert np.array_equal(rel[h * P._HALF:(h + 1) * P._HALF], e - start)
                 for s in range(k):
                     taps = e + s * c
                     assert taps.min() >= start + s * c and taps.max() < start + s * c + P._HALF
