@@ -17,12 +17,12 @@
    is inlined (RZ_INLINE), so their taps' loops unroll and the weights and
    rows of the taps stay in registers. */
 #define RZ_INLINE static inline __attribute__((always_inline))
-/* a row's step, called once a row: compiled on its own, its loop's
-   pointers and strides stay in registers (inlined into the fused rows'
-   loop, they were spilled and reloaded every vector) */
-#define RZ_ROW_STEP static __attribute__((noinline))
 #define RZ_BY_TAPS(k, F, ...) \
     ((k) == 2 ? F(2, __VA_ARGS__) : (k) == 4 ? F(4, __VA_ARGS__) : F((k), __VA_ARGS__))
+/* A row's step, called once a row, compiled on its own: its loop's
+   pointers and strides stay in registers (inlined into the fused rows'
+   loop, they were spilled and reloaded every vector). */
+#define RZ_ROW_STEP static __attribute__((noinline))
 
 /* At the x86-64-v4 level, the gathers are compiled as at v3: gcc's v4
    tuning emulates 16-wide gathers with element inserts, slower than v3's
@@ -44,10 +44,10 @@
    starting at the third value; 0: the block gathers): the plan's
    (AxisTable.elements), which keeps each window inside the row. tap: per
    8 elements (AVX2's register), the start of a window of 8 floats holding
-   their first taps, tap t's being the same moved by t * step, or -1, and
-   rel[j] element j's first tap in its window: one load and one permute a
-   tap, with one index for every tap (AVX2 only; the
-   AVX-512 kernel permutes 16 out of win's). */
+   their first taps, tap t's being the same moved by t * step, or -1; and
+   rel[j], element j's first tap in its window: one load and one permute a
+   tap, with one index for every tap (AVX2 only; the AVX-512 kernel
+   permutes 16 out of win's). */
 #define RZ_BLOCK 16
 #if defined(__AVX2__) && !defined(__AVX512F__)
 /* The sum of the k taps of 8 elements (idx, w: theirs; n: the weights'
